@@ -1,0 +1,207 @@
+#define _GNU_SOURCE
+#include "pc_fs.h"
+
+#include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc_strvec.h"
+#include "pc_xalloc.h"
+
+int pc_fs_read_capped(const char *path, struct pc_buf *out, struct pc_err *err)
+{
+	char chunk[16384];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		return pc_err_set_errno(err, e == ENOENT ? PC_ENOENT : PC_EIO,
+					e, "cannot open '%s'", path);
+	}
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			return pc_err_set_errno(err, PC_EIO, e,
+						"cannot read '%s'", path);
+		}
+		if (n == 0)
+			break;
+		if (pc_buf_add(out, chunk, (size_t)n) < 0) {
+			close(fd);
+			return pc_err_set(err, PC_EFBIG,
+					  "'%s' is larger than %zu bytes", path,
+					  out->max);
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+int pc_fs_write(const char *path, const void *p, size_t n, struct pc_err *err)
+{
+	const char *s = p;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot create '%s'", path);
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int e = errno;
+
+			close(fd);
+			return pc_err_set_errno(err, PC_EIO, e,
+						"cannot write '%s'", path);
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	if (close(fd) < 0)
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot write '%s'", path);
+	return 0;
+}
+
+char *pc_fs_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (la && a[la - 1] == '/')
+		return pc_xasprintf("%s%s", a, b);
+	return pc_xasprintf("%s/%s", a, b);
+}
+
+char *pc_fs_realpath(const char *p)
+{
+	char *r = realpath(p, NULL);
+
+	if (!r)
+		return NULL;
+	return r;
+}
+
+char *pc_fs_absolute(const char *p)
+{
+	struct pc_strvec parts = PC_STRVEC_INIT;
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *joined, *tok, *save = NULL;
+
+	if (p[0] == '/') {
+		joined = pc_xstrdup(p);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+
+		joined = pc_fs_join(cwd ? cwd : "/", p);
+		free(cwd);
+	}
+	for (tok = strtok_r(joined, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if (parts.nr) {
+				free(parts.v[--parts.nr]);
+				parts.v[parts.nr] = NULL;
+			}
+			continue;
+		}
+		pc_strvec_push(&parts, tok);
+	}
+	for (size_t i = 0; i < parts.nr; i++)
+		pc_buf_addf(&out, "/%s", parts.v[i]);
+	if (!parts.nr)
+		pc_buf_adds(&out, "/");
+	pc_strvec_release(&parts);
+	free(joined);
+	return pc_buf_detach(&out, NULL);
+}
+
+int pc_fs_mkdir_p(const char *path, struct pc_err *err)
+{
+	char *copy = pc_xstrdup(path);
+
+	for (char *s = copy + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+
+			free(copy);
+			return pc_err_set_errno(err, PC_EIO, e,
+						"cannot create '%s'", path);
+		}
+		*s = '/';
+	}
+	free(copy);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot create '%s'", path);
+	return 0;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(p);
+	else
+		unlink(p);
+	return 0;
+}
+
+int pc_fs_rm_rf(const char *path)
+{
+	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0 ? PC_EIO : 0;
+}
+
+bool pc_fs_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool pc_fs_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *pc_fs_mkdtemp(const char *tag)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *tmpl;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	tmpl = pc_xasprintf("%s/plugcheck-%s-XXXXXX", tmp, tag);
+	if (!mkdtemp(tmpl)) {
+		int e = errno;
+
+		free(tmpl);
+		errno = e;
+		return NULL;
+	}
+	return tmpl;
+}

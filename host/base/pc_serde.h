@@ -1,0 +1,119 @@
+/* pc_serde.h - JSON with serde_json's semantics, on cJSON values.
+ *
+ * The Catalyst Code host is written in Rust and reads and writes JSON with
+ * serde_json 1.0.150 (spec catalyst-code.md §0). Plugin authors need
+ * plugcheck to accept, reject and print exactly what the host would, so
+ * this module reproduces serde_json instead of using cJSON's parser:
+ *
+ *   - pc_serde_parse(): `serde_json::from_str::<Value>` - the whole text is
+ *     one value; duplicate object keys keep the LAST value; a BOM, a second
+ *     document or trailing text is an error; nesting deeper than 128 is
+ *     "recursion limit exceeded"; error texts are serde's Display form,
+ *     e.g. "expected value at line 1 column 1" (spec R4.3.8).
+ *   - pc_serde_decode(): `serde_json::from_str::<T>` for a `#[derive(
+ *     Deserialize)]` struct T described by a static shape table - serde
+ *     derive's errors ("missing field `name`", "invalid type: integer `5`,
+ *     expected a string", "duplicate field `name`", ...) at serde's line
+ *     and column (spec R2.1, R2.3, R2.4).
+ *   - pc_serde_print(): `serde_json::to_vec` of a Value - compact, object
+ *     keys in byte-lexicographic order (serde_json without preserve_order),
+ *     raw UTF-8, serde's string escapes and number formatting (§0).
+ *
+ * Numbers: every number node that pc_serde_parse() or pc_serde_decode()
+ * creates is a cJSON number whose `valuedouble` is its f64 value and whose
+ * `valuestring` holds the exact text serde_json would print for it
+ * ("18446744073709551615", "-5", "1.5", "1e20", "-0.0"), so u64/i64 values
+ * round-trip without loss. Number nodes built elsewhere (valuestring NULL)
+ * print as integers when integral and within +/-2^53, else as serde floats.
+ *
+ * Ownership: every cJSON tree returned is new; the caller frees it with
+ * cJSON_Delete(). Input text is borrowed and need not be NUL-terminated.
+ * Nothing here prints, exits, or keeps global state.
+ */
+#ifndef PC_SERDE_H
+#define PC_SERDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "pc_buf.h"
+#include "pc_err.h"
+
+/* pc_serde_parse - parse `len` bytes of `text` as one serde_json::Value.
+ * On success stores a new tree in *out and returns 0. On failure returns
+ * PC_EPARSE, leaves *out NULL, and puts serde's exact error Display text
+ * (e.g. "trailing characters at line 1 column 12") in err->msg. */
+int pc_serde_parse(const char *text, size_t len, cJSON **out,
+		   struct pc_err *err);
+
+/* The shapes of serde-derived Rust types that pc_serde_decode() knows. */
+enum pc_serde_kind {
+	PC_SERDE_STRING,      /* String */
+	PC_SERDE_BOOL,	      /* bool */
+	PC_SERDE_U64,	      /* u64 */
+	PC_SERDE_U32,	      /* u32 */
+	PC_SERDE_VALUE,	      /* serde_json::Value (anything, null included) */
+	PC_SERDE_SEQ,	      /* Vec<elem> */
+	PC_SERDE_MAP,	      /* HashMap<String, elem>: repeated key keeps last */
+	PC_SERDE_STRUCT,      /* #[derive(Deserialize)] struct */
+	PC_SERDE_TUPLE_STR2,  /* (String, String) */
+};
+
+struct pc_serde_field;
+
+struct pc_serde_shape {
+	enum pc_serde_kind kind;
+	bool option;				 /* Option<T>: null means absent */
+	const struct pc_serde_shape *elem;	 /* SEQ and MAP elements */
+	const char *name;			 /* STRUCT: Rust type name */
+	const struct pc_serde_field *fields;	 /* STRUCT: in declaration order */
+	size_t nfields;
+};
+
+struct pc_serde_field {
+	const char *name;		    /* JSON key (after serde rename) */
+	const struct pc_serde_shape *shape;
+	bool has_default;		    /* #[serde(default)]: may be absent */
+};
+
+/* pc_serde_decode - deserialize `text` as the type `shape` describes,
+ * reproducing serde_json + serde derive: unknown keys ignored, missing
+ * required field, duplicate field, invalid type/value/length, trailing
+ * characters, each with serde's message and position.
+ *
+ * On success *out is a new tree mirroring the input: a STRUCT becomes an
+ * object holding only the fields present in the text (an Option field
+ * whose value is null is left out; defaults are NOT filled in - the caller
+ * applies them); a MAP becomes an object with unique keys (last wins);
+ * a SEQ an array; TUPLE_STR2 an array of two strings; VALUE the value as
+ * pc_serde_parse() would build it. Returns 0.
+ * On failure returns PC_EPARSE with serde's Display text in err->msg,
+ * *out NULL. */
+int pc_serde_decode(const char *text, size_t len,
+		    const struct pc_serde_shape *shape, cJSON **out,
+		    struct pc_err *err);
+
+/* pc_serde_print - append `v` to `out` as serde_json::to_vec would print
+ * it (compact, sorted keys, no trailing newline). Returns 0, or PC_EFBIG
+ * when `out` would pass its cap (contents then undefined but valid). */
+int pc_serde_print(const cJSON *v, struct pc_buf *out);
+
+/* pc_serde_to_string - pc_serde_print into a new string (uncapped);
+ * caller frees with free(). */
+char *pc_serde_to_string(const cJSON *v);
+
+/* pc_serde_print_pretty - as serde_json::to_string_pretty: two-space
+ * indent, sorted keys, `"key": value`. Returns 0 or PC_EFBIG. */
+int pc_serde_print_pretty(const cJSON *v, struct pc_buf *out);
+
+/* pc_serde_number_u64 - build a number node for `n` that prints exactly
+ * (valuestring set). Returns new node, caller owns. */
+cJSON *pc_serde_number_u64(unsigned long long n);
+
+/* pc_serde_get - the value of key `key` in object `obj` (case-sensitive),
+ * or NULL when `obj` is not an object or lacks the key. Borrowed. */
+const cJSON *pc_serde_get(const cJSON *obj, const char *key);
+
+#endif

@@ -1,0 +1,133 @@
+/* pc_proc.h - run one plugin process the way the emulated host does, then
+ * sweep whatever it left behind.
+ *
+ * Caller protocol:
+ *   1. struct pc_proc_opts o = PC_PROC_OPTS_INIT; fill argv, env, stdin,
+ *      timeouts, caps and flags.
+ *   2. struct pc_proc_result r = PC_PROC_RESULT_INIT(o.stdout_max,
+ *      o.stderr_max);
+ *   3. pc_proc_run(&o, &r, &err);
+ *   4. read the facts in r; pc_proc_result_release(&r);
+ *      pc_proc_opts_release(&o).
+ *
+ * Catalyst Code semantics (spec catalyst-code.md §5), selected by
+ * PC_PROC_STDIN_FIRST:
+ *   - R5.5 stdin phase: write all of `stdin_data`, then close the pipe,
+ *     WITHOUT draining stdout/stderr meanwhile, under its own deadline
+ *     `stdin_timeout_ms`. EPIPE (the plugin exits or closes stdin early) is
+ *     ignored and recorded in stdin_closed_early. If the deadline passes
+ *     the direct child gets SIGKILL and the outcome is
+ *     PC_PROC_STDIN_TIMEOUT.
+ *   - R5.6 wait phase: one deadline `timeout_ms` from the end of the stdin
+ *     phase; wait for exit AND EOF on both pipes, reading in 16 KiB chunks.
+ *     A background process that holds a pipe open makes it time out.
+ *   - R5.7 caps: as soon as a stream's total would pass its cap
+ *     (stdout_max / stderr_max bytes) reading stops, the direct child gets
+ *     SIGKILL, and the outcome is PC_PROC_STDOUT_OVERFLOW or
+ *     PC_PROC_STDERR_OVERFLOW. Exactly `max` bytes is accepted.
+ *   - R5.9 on timeout the direct child only gets SIGKILL.
+ * Without the flag, stdin is written while draining (no separate phase).
+ *
+ * Whatever the outcome, after the verdict is recorded pc_proc_run() kills
+ * (SIGKILL) every process still alive in the child's process group and any
+ * descendant re-parented to plugcheck (it makes itself a child subreaper),
+ * reaps them all, and counts them in `leftover_processes`. No process
+ * outlives the call. The child leads its own process group, with default
+ * signal dispositions and an empty signal mask (STYLE §E 27).
+ *
+ * Blocks at most stdin_timeout_ms + timeout_ms + about 100 ms of sweep.
+ * Never prints; never exits.
+ */
+#ifndef PC_PROC_H
+#define PC_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pc_buf.h"
+#include "pc_err.h"
+#include "pc_strvec.h"
+
+enum pc_proc_flags {
+	/* Catalyst R5.5: a separate stdin phase before any draining. */
+	PC_PROC_STDIN_FIRST = 1 << 0,
+	/* stdin is /dev/null (at EOF) instead of a pipe; stdin_data unused. */
+	PC_PROC_STDIN_DEVNULL = 1 << 1,
+};
+
+struct pc_proc_opts {
+	struct pc_strvec argv;	 /* argv[0]: a path, or a name searched in
+				    the child's PATH (as posix_spawnp) */
+	struct pc_strvec env;	 /* the child's whole environment */
+	const char *cwd;	 /* borrowed; NULL inherits plugcheck's */
+	const void *stdin_data;	 /* borrowed bytes written to stdin */
+	size_t stdin_len;
+	int64_t timeout_ms;	 /* wait-phase deadline, ms (0: immediate) */
+	int64_t stdin_timeout_ms; /* stdin-phase deadline, ms */
+	size_t stdout_max;	 /* cap in bytes; passing it fails the call */
+	size_t stderr_max;
+	unsigned flags;		 /* enum pc_proc_flags */
+};
+
+#define PC_PROC_OPTS_INIT                                                      \
+	{ .argv = PC_STRVEC_INIT, .env = PC_STRVEC_INIT, .cwd = NULL,          \
+	  .stdin_data = NULL, .stdin_len = 0, .timeout_ms = 30000,             \
+	  .stdin_timeout_ms = 30000, .stdout_max = 1048576,                    \
+	  .stderr_max = 1048576, .flags = 0 }
+
+enum pc_proc_outcome {
+	PC_PROC_EXITED = 0,	  /* exited or was killed by a signal on its own,
+				     both pipes at EOF */
+	PC_PROC_SPAWN_ERROR,	  /* could not be started: spawn_errno */
+	PC_PROC_STDIN_TIMEOUT,	  /* stdin phase passed its deadline */
+	PC_PROC_TIMEOUT,	  /* wait phase passed its deadline */
+	PC_PROC_STDOUT_OVERFLOW,  /* stdout passed stdout_max */
+	PC_PROC_STDERR_OVERFLOW,  /* stderr passed stderr_max */
+	PC_PROC_READ_ERROR,	  /* a read failed: read_errno */
+};
+
+struct pc_proc_result {
+	enum pc_proc_outcome outcome;
+	int spawn_errno;	/* PC_PROC_SPAWN_ERROR: errno of posix_spawn */
+	int read_errno;		/* PC_PROC_READ_ERROR */
+	bool has_status;	/* the child's wait status is known */
+	int exit_code;		/* has_status && term_signal == 0 */
+	int term_signal;	/* 0, or the signal that ended the child */
+	bool core_dumped;
+	bool stdin_closed_early; /* EPIPE before all stdin was written */
+	size_t stdin_written;	/* bytes the child accepted */
+	bool exited_before_eof;	/* child exited while a pipe stayed open
+				   (a background process held it) */
+	struct pc_buf out;	/* stdout bytes read (at most stdout_max) */
+	struct pc_buf err;	/* stderr bytes read */
+	int64_t stdin_ms;	/* duration of the stdin phase */
+	int64_t wall_ms;	/* spawn to verdict */
+	int pid;		/* the direct child's pid (0 if not spawned) */
+	int leftover_processes;	/* processes alive after the verdict that
+				   plugcheck had to kill */
+};
+
+#define PC_PROC_RESULT_INIT(omax, emax)                                        \
+	{ .outcome = PC_PROC_EXITED, .out = PC_BUF_INIT(omax),                 \
+	  .err = PC_BUF_INIT(emax) }
+
+/* pc_proc_run - spawn `o->argv` and run it to a verdict as described above.
+ * `o` is borrowed; `r` must come from PC_PROC_RESULT_INIT and is filled.
+ * Returns 0 whenever a verdict was reached - a spawn failure, a timeout, a
+ * non-zero exit or an overflow are facts in *r, not errors. Returns
+ * PC_EINVAL for an empty argv, PC_EIO when plugcheck's own pipe/poll calls
+ * fail (errno in err). */
+int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
+		struct pc_err *err);
+
+/* pc_proc_result_release - free the buffers of `r`. */
+void pc_proc_result_release(struct pc_proc_result *r);
+/* pc_proc_opts_release - free argv and env of `o`. */
+void pc_proc_opts_release(struct pc_proc_opts *o);
+
+/* pc_proc_outcome_name - "exited", "spawn_error", "stdin_timeout",
+ * "timeout", "stdout_overflow", "stderr_overflow", "read_error". */
+const char *pc_proc_outcome_name(enum pc_proc_outcome o);
+
+#endif
