@@ -1,0 +1,2 @@
+/* placeholder until the serde layer lands */
+#include "pc_serde.h"

@@ -1,0 +1,2 @@
+/* placeholder until the process runner lands */
+#include "pc_proc.h"
