@@ -1,2 +1,841 @@
-/* placeholder until the process runner lands */
+/* pc_proc.c - run one plugin the way Catalyst Code's plugin_run() does
+ * (core/src/plugins.rs, read_plugin_stream_bounded / bounded_plugin_output /
+ * plugin_run), then sweep whatever it left behind. See pc_proc.h. */
+#define _GNU_SOURCE
 #include "pc_proc.h"
+
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc_time.h"
+#include "pc_xalloc.h"
+
+#define READ_CHUNK   (16 * 1024)     /* the host's read size */
+#define DEFAULT_PATH "/bin:/usr/bin" /* what glibc execvp uses without PATH */
+#define EXIT_POLL_MS 10		     /* waitid polling when pidfd is missing */
+#define SWEEP_ROUNDS 1000	     /* safety belt; a sweep needs ~3 */
+#define PF_EXITING   0x4	     /* task flag in /proc/<pid>/stat */
+
+struct pidvec {
+	pid_t *v;
+	size_t nr, alloc;
+};
+
+struct proc_ent {
+	pid_t pid, ppid, pgid;
+	bool alive;   /* not a zombie (a leader that called pthread_exit()
+			 reads 'Z' while its other threads live on) */
+	bool exiting; /* running its exit (PF_EXITING): not a leftover */
+	bool mark;    /* belongs to the plugin */
+};
+
+struct proc_tab {
+	struct proc_ent *v;
+	size_t nr, alloc;
+};
+
+struct spawn_ctx {
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+};
+
+struct run {
+	const struct pc_proc_opts *o;
+	struct pc_proc_result *r;
+	pid_t pid;
+	int pidfd;
+	int fd_in, fd_out, fd_err; /* our ends; -1 once closed */
+	bool exited;		   /* the direct child is a zombie */
+	bool verdict;		   /* r->outcome is final */
+	size_t in_off;
+	int64_t t_spawn, t_in_closed;
+	struct pidvec before; /* plugcheck's children before the spawn */
+};
+
+static const char *const outcome_names[] = {
+	[PC_PROC_EXITED] = "exited",
+	[PC_PROC_SPAWN_ERROR] = "spawn_error",
+	[PC_PROC_STDIN_TIMEOUT] = "stdin_timeout",
+	[PC_PROC_TIMEOUT] = "timeout",
+	[PC_PROC_STDOUT_OVERFLOW] = "stdout_overflow",
+	[PC_PROC_STDERR_OVERFLOW] = "stderr_overflow",
+	[PC_PROC_READ_ERROR] = "read_error",
+};
+
+const char *pc_proc_outcome_name(enum pc_proc_outcome o)
+{
+	if ((size_t)o >= sizeof(outcome_names) / sizeof(*outcome_names))
+		return "unknown";
+	return outcome_names[o];
+}
+
+void pc_proc_result_release(struct pc_proc_result *r)
+{
+	pc_buf_release(&r->out);
+	pc_buf_release(&r->err);
+}
+
+void pc_proc_opts_release(struct pc_proc_opts *o)
+{
+	pc_strvec_release(&o->argv);
+	pc_strvec_release(&o->env);
+}
+
+static void pidvec_push(struct pidvec *pv, pid_t pid)
+{
+	if (pv->nr == pv->alloc) {
+		pv->alloc = pv->alloc ? 2 * pv->alloc : 16;
+		pv->v = pc_xreallocarray(pv->v, pv->alloc, sizeof(*pv->v));
+	}
+	pv->v[pv->nr++] = pid;
+}
+
+static bool pidvec_has(const struct pidvec *pv, pid_t pid)
+{
+	for (size_t i = 0; i < pv->nr; i++)
+		if (pv->v[i] == pid)
+			return true;
+	return false;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* --- /proc ------------------------------------------------------------ */
+
+static bool read_proc_ent(const char *name, struct proc_ent *e)
+{
+	char path[64], buf[1024], state;
+	const char *p;
+	unsigned flags;
+	int ppid, pgid, threads, fd;
+	bool zombie;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* comm may hold spaces and ')': the fields start after the last ')';
+	 * state ppid pgrp session tty tpgid flags, 10 skipped, num_threads */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1,
+			 " %c %d %d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u"
+			 " %*d %*d %*d %*d %d",
+			 &state, &ppid, &pgid, &flags, &threads) != 5)
+		return false;
+	e->pid = (pid_t)strtol(name, NULL, 10);
+	e->ppid = ppid;
+	e->pgid = pgid;
+	zombie = state == 'Z' || state == 'X';
+	e->alive = !zombie || threads > 1;
+	e->exiting = !zombie && (flags & PF_EXITING);
+	e->mark = false;
+	return true;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct proc_ent *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* scan_procs - fill `t` with every process, sorted by pid. -1: no /proc. */
+static int scan_procs(struct proc_tab *t)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return -1;
+	t->nr = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		if (t->nr == t->alloc) {
+			t->alloc = t->alloc ? 2 * t->alloc : 256;
+			t->v = pc_xreallocarray(t->v, t->alloc, sizeof(*t->v));
+		}
+		if (read_proc_ent(de->d_name, &t->v[t->nr]))
+			t->nr++;
+	}
+	closedir(d);
+	qsort(t->v, t->nr, sizeof(*t->v), cmp_ent);
+	return 0;
+}
+
+static struct proc_ent *find_ent(struct proc_tab *t, pid_t pid)
+{
+	struct proc_ent key = { .pid = pid };
+
+	return bsearch(&key, t->v, t->nr, sizeof(*t->v), cmp_ent);
+}
+
+static bool is_seed(const struct proc_ent *e, const struct run *run, pid_t self)
+{
+	if (e->pid == self)
+		return false;
+	if (e->pgid == run->pid)
+		return true;
+	return e->ppid == self && !pidvec_has(&run->before, e->pid);
+}
+
+/* mark_plugin - the sweep rule of pc_proc.h: the child's process group,
+ * plus plugcheck's children that were not its children before the spawn,
+ * plus every descendant of those. */
+static void mark_plugin(struct proc_tab *t, const struct run *run, pid_t self)
+{
+	bool changed;
+
+	for (size_t i = 0; i < t->nr; i++)
+		t->v[i].mark = is_seed(&t->v[i], run, self);
+	do {
+		changed = false;
+		for (size_t i = 0; i < t->nr; i++) {
+			struct proc_ent *e = &t->v[i], *parent;
+
+			if (e->mark || e->pid == self)
+				continue;
+			parent = find_ent(t, e->ppid);
+			if (parent && parent->mark) {
+				e->mark = true;
+				changed = true;
+			}
+		}
+	} while (changed);
+}
+
+static void snapshot_children(struct pidvec *before)
+{
+	struct proc_tab t = { 0 };
+	pid_t self = getpid();
+
+	if (scan_procs(&t) == 0)
+		for (size_t i = 0; i < t.nr; i++)
+			if (t.v[i].ppid == self)
+				pidvec_push(before, t.v[i].pid);
+	free(t.v);
+}
+
+/* --- spawning ---------------------------------------------------------- */
+
+static void become_subreaper(void)
+{
+	static bool done;
+
+	if (!done && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+		done = true;
+}
+
+/* fd_above_stdio - move `fd` off 0-2 so the dup2 file actions cannot
+ * clobber each other when plugcheck runs with a closed stdin. */
+static int fd_above_stdio(int fd)
+{
+	int nfd, saved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return nfd;
+}
+
+/* make_pipe - a CLOEXEC pipe; our end is non-blocking. -1 with errno. */
+static int make_pipe(int *ours, int *theirs, bool we_read)
+{
+	int p[2], saved;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	p[0] = fd_above_stdio(p[0]);
+	p[1] = fd_above_stdio(p[1]);
+	if (p[0] < 0 || p[1] < 0)
+		goto out_close;
+	if (fcntl(p[!we_read], F_SETFL,
+		  fcntl(p[!we_read], F_GETFL) | O_NONBLOCK) == 0) {
+		*ours = p[!we_read];
+		*theirs = p[we_read];
+		return 0;
+	}
+out_close:
+	saved = errno;
+	close_fd(&p[0]);
+	close_fd(&p[1]);
+	errno = saved;
+	return -1;
+}
+
+static int open_stdio(struct run *run, int child[3], struct pc_err *err)
+{
+	if (run->o->flags & PC_PROC_STDIN_DEVNULL) {
+		child[0] =
+			fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
+		if (child[0] < 0)
+			return pc_err_set_errno(err, PC_EIO, errno,
+						"cannot open '/dev/null'");
+	} else if (make_pipe(&run->fd_in, &child[0], false) < 0) {
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot create stdin pipe");
+	}
+	if (make_pipe(&run->fd_out, &child[1], true) < 0 ||
+	    make_pipe(&run->fd_err, &child[2], true) < 0)
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot create output pipe");
+	return 0;
+}
+
+static int spawn_ctx_init(struct spawn_ctx *sc, const int child[3],
+			  const char *cwd)
+{
+	sigset_t none, all;
+	int rc;
+
+	rc = posix_spawnattr_init(&sc->attr);
+	if (rc)
+		return rc;
+	rc = posix_spawn_file_actions_init(&sc->fa);
+	if (rc)
+		goto out_destroy_attr;
+	sigemptyset(&none);
+	sigfillset(&all);
+	rc = posix_spawnattr_setflags(&sc->attr,
+				      (short)(POSIX_SPAWN_SETPGROUP |
+					      POSIX_SPAWN_SETSIGMASK |
+					      POSIX_SPAWN_SETSIGDEF));
+	if (!rc)
+		rc = posix_spawnattr_setpgroup(&sc->attr, 0);
+	if (!rc)
+		rc = posix_spawnattr_setsigmask(&sc->attr, &none);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(&sc->attr, &all);
+	for (int i = 0; i < 3 && !rc; i++)
+		rc = posix_spawn_file_actions_adddup2(&sc->fa, child[i], i);
+	if (!rc && cwd)
+		rc = posix_spawn_file_actions_addchdir_np(&sc->fa, cwd);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclosefrom_np(&sc->fa, 3);
+	if (!rc)
+		return 0;
+	posix_spawn_file_actions_destroy(&sc->fa);
+out_destroy_attr:
+	posix_spawnattr_destroy(&sc->attr);
+	return rc;
+}
+
+static void spawn_ctx_release(struct spawn_ctx *sc)
+{
+	posix_spawn_file_actions_destroy(&sc->fa);
+	posix_spawnattr_destroy(&sc->attr);
+}
+
+static int spawn_at(struct run *run, struct spawn_ctx *sc, const char *path,
+		    char *const argv[])
+{
+	return posix_spawn(&run->pid, path, &sc->fa, &sc->attr, argv,
+			   run->o->env.v);
+}
+
+/* spawn_as_script - glibc execvp's answer to ENOEXEC during a PATH search:
+ * run the file with /bin/sh (maybe_script_execute in execvpe.c). */
+static int spawn_as_script(struct run *run, struct spawn_ctx *sc,
+			   const char *path)
+{
+	const struct pc_strvec *argv = &run->o->argv;
+	char **sh_argv = pc_xcalloc(argv->nr + 2, sizeof(*sh_argv));
+	int rc;
+
+	sh_argv[0] = (char *)"/bin/sh";
+	sh_argv[1] = (char *)path;
+	for (size_t i = 1; i < argv->nr; i++)
+		sh_argv[i + 1] = argv->v[i];
+	rc = spawn_at(run, sc, "/bin/sh", sh_argv);
+	free(sh_argv);
+	return rc;
+}
+
+static const char *child_path(const struct pc_strvec *env)
+{
+	for (size_t i = 0; i < env->nr; i++)
+		if (!strncmp(env->v[i], "PATH=", 5))
+			return env->v[i] + 5;
+	return DEFAULT_PATH;
+}
+
+/* spawn_search - what the host's Command does for a bare program name once
+ * the environment was cleared: fork + execvp with `environ` set to the
+ * child's, i.e. glibc's PATH walk over the CHILD's PATH. Returns 0 or the
+ * errno execvp would leave. */
+static int spawn_search(struct run *run, struct spawn_ctx *sc)
+{
+	const char *file = run->o->argv.v[0], *p = child_path(&run->o->env);
+	const char *end;
+	bool eacces = false;
+	int rc = ENOENT;
+
+	if (!*file)
+		return ENOENT;
+	if (strlen(file) > NAME_MAX)
+		return ENAMETOOLONG;
+	for (;; p = end + 1) {
+		char *cand;
+
+		end = strchrnul(p, ':');
+		cand = end == p ? pc_xstrdup(file)
+				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
+					       file);
+		rc = spawn_at(run, sc, cand, run->o->argv.v);
+		if (rc == ENOEXEC)
+			rc = spawn_as_script(run, sc, cand);
+		free(cand);
+		if (rc == 0)
+			return 0;
+		if (rc == EACCES)
+			eacces = true;
+		else if (rc != ENOENT && rc != ESTALE && rc != ENOTDIR &&
+			 rc != ENODEV && rc != ETIMEDOUT)
+			return rc;
+		if (!*end)
+			break;
+	}
+	return eacces ? EACCES : rc;
+}
+
+/* spawn - start the child; 0, or PC_EIO when the spawn attributes cannot
+ * even be built. A failed exec is a fact (PC_PROC_SPAWN_ERROR), not an
+ * error. Always closes the child's ends of the pipes. */
+static int spawn(struct run *run, int child[3], struct pc_err *err)
+{
+	struct spawn_ctx sc;
+	int rc;
+
+	rc = spawn_ctx_init(&sc, child, run->o->cwd);
+	if (rc) {
+		rc = pc_err_set_errno(err, PC_EIO, rc,
+				      "cannot prepare spawn of '%s'",
+				      run->o->argv.v[0]);
+		goto out_close_child;
+	}
+	run->t_spawn = pc_time_now_ms();
+	if (run->fd_in < 0)
+		run->t_in_closed = run->t_spawn; /* /dev/null: nothing to do */
+	if (strchr(run->o->argv.v[0], '/'))
+		rc = spawn_at(run, &sc, run->o->argv.v[0], run->o->argv.v);
+	else
+		rc = spawn_search(run, &sc);
+	spawn_ctx_release(&sc);
+	if (rc) {
+		run->pid = 0;
+		run->r->outcome = PC_PROC_SPAWN_ERROR;
+		run->r->spawn_errno = rc;
+		run->verdict = true;
+	}
+	rc = 0;
+out_close_child:
+	for (int i = 0; i < 3; i++)
+		close_fd(&child[i]);
+	return rc;
+}
+
+/* --- the child's exit --------------------------------------------------- */
+
+/* check_exit - note the child's status WITHOUT reaping it: the zombie keeps
+ * its pid, and so its process group id, from being reused until the
+ * sweep is over. */
+static void check_exit(struct run *run, int flags)
+{
+	struct pc_proc_result *r = run->r;
+	siginfo_t si;
+	int rc;
+
+	memset(&si, 0, sizeof(si));
+	do
+		rc = waitid(P_PID, (id_t)run->pid, &si,
+			    WEXITED | WNOWAIT | flags);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0) {
+		/* ECHILD: SIGCHLD is ignored and the kernel reaped it */
+		run->exited = true;
+		return;
+	}
+	if (si.si_pid == 0)
+		return;
+	run->exited = true;
+	if (run->verdict)
+		return; /* exited after the verdict: the host never saw it */
+	r->has_status = true;
+	if (si.si_code == CLD_EXITED) {
+		r->exit_code = si.si_status;
+	} else {
+		r->term_signal = si.si_status;
+		r->core_dumped = si.si_code == CLD_DUMPED;
+	}
+}
+
+/* --- stdin -------------------------------------------------------------- */
+
+/* write_nosigpipe - write(2) that cannot kill plugcheck with SIGPIPE even
+ * if the caller did not ignore it: block it, and swallow the one this
+ * write raised (the sigtimedwait trick; SIGPIPE is thread-directed). */
+static ssize_t write_nosigpipe(int fd, const void *p, size_t n)
+{
+	static const struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	ssize_t w;
+	int saved;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	w = write(fd, p, n);
+	saved = errno;
+	if (w < 0 && saved == EPIPE && !was_pending)
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 &&
+		       errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return w;
+}
+
+static void close_stdin(struct run *run)
+{
+	if (run->fd_in < 0)
+		return;
+	close_fd(&run->fd_in);
+	run->t_in_closed = pc_time_now_ms();
+}
+
+/* feed_stdin - write what the pipe takes. Returns true when stdin is done
+ * (all written, or EPIPE / another error, which the host ignores: `let _ =
+ * child_stdin.write_all(..)`) and closed; false on EAGAIN. */
+static bool feed_stdin(struct run *run)
+{
+	const struct pc_proc_opts *o = run->o;
+	const char *data = o->stdin_data;
+
+	while (run->in_off < o->stdin_len) {
+		ssize_t n = write_nosigpipe(run->fd_in, data + run->in_off,
+					    o->stdin_len - run->in_off);
+
+		if (n >= 0) {
+			run->in_off += (size_t)n;
+			run->r->stdin_written = run->in_off;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN)
+			return false;
+		if (errno == EPIPE)
+			run->r->stdin_closed_early = true;
+		break;
+	}
+	close_stdin(run);
+	return true;
+}
+
+/* stdin_phase - R5.5: write everything, polling only the write end, under
+ * its own deadline; then close it. Output is NOT drained meanwhile. */
+static int stdin_phase(struct run *run, struct pc_err *err)
+{
+	int64_t deadline = pc_time_now_ms() + run->o->stdin_timeout_ms;
+	struct pollfd pfd = { .fd = run->fd_in, .events = POLLOUT };
+
+	/* like tokio::time::timeout, try the write before the clock */
+	while (!feed_stdin(run)) {
+		if (pc_time_now_ms() >= deadline) {
+			run->r->outcome = PC_PROC_STDIN_TIMEOUT;
+			run->verdict = true;
+			return 0;
+		}
+		if (poll(&pfd, 1, pc_time_left_ms(deadline)) < 0 &&
+		    errno != EINTR)
+			return pc_err_set_errno(err, PC_EIO, errno,
+						"cannot poll plugin stdin");
+	}
+	return 0;
+}
+
+/* --- the wait phase ----------------------------------------------------- */
+
+static void set_verdict(struct run *run, enum pc_proc_outcome outcome)
+{
+	run->r->outcome = outcome;
+	run->verdict = true;
+}
+
+/* drain - one read of up to 16 KiB from stdout (is_err false) or stderr.
+ * Going past the cap is the host's "plugin stdout exceeds the 1048576
+ * byte limit" read error: the verdict is an overflow. */
+static void drain(struct run *run, bool is_err)
+{
+	int *fd = is_err ? &run->fd_err : &run->fd_out;
+	struct pc_buf *b = is_err ? &run->r->err : &run->r->out;
+	size_t max = is_err ? run->o->stderr_max : run->o->stdout_max;
+	char chunk[READ_CHUNK];
+	ssize_t n;
+
+	do
+		n = read(*fd, chunk, sizeof(chunk));
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return;
+	if (n < 0) {
+		run->r->read_errno = errno;
+		set_verdict(run, PC_PROC_READ_ERROR);
+	} else if (n == 0) {
+		close_fd(fd);
+	} else if (b->len + (size_t)n > max ||
+		   pc_buf_add(b, chunk, (size_t)n) < 0) {
+		set_verdict(run, is_err ? PC_PROC_STDERR_OVERFLOW
+					: PC_PROC_STDOUT_OVERFLOW);
+	}
+}
+
+enum { SLOT_OUT, SLOT_ERR, SLOT_PID, SLOT_IN, NSLOTS };
+
+static int poll_round(struct run *run, int timeout_ms, struct pollfd pfd[])
+{
+	int rc;
+
+	pfd[SLOT_OUT] = (struct pollfd){ .fd = run->fd_out, .events = POLLIN };
+	pfd[SLOT_ERR] = (struct pollfd){ .fd = run->fd_err, .events = POLLIN };
+	pfd[SLOT_PID] = (struct pollfd){ .fd = run->exited ? -1 : run->pidfd,
+					 .events = POLLIN };
+	pfd[SLOT_IN] = (struct pollfd){ .fd = run->fd_in, .events = POLLOUT };
+	if (run->pidfd < 0 && !run->exited && timeout_ms > EXIT_POLL_MS)
+		timeout_ms = EXIT_POLL_MS;
+	rc = poll(pfd, NSLOTS, timeout_ms);
+	if (rc < 0 && errno == EINTR) {
+		for (int i = 0; i < NSLOTS; i++)
+			pfd[i].revents = 0;
+		rc = 0;
+	}
+	return rc;
+}
+
+static void handle_round(struct run *run, const struct pollfd pfd[])
+{
+	if (pfd[SLOT_OUT].revents)
+		drain(run, false);
+	if (pfd[SLOT_ERR].revents && !run->verdict)
+		drain(run, true);
+	if (pfd[SLOT_IN].revents)
+		feed_stdin(run);
+	if (!run->exited && (run->pidfd < 0 || pfd[SLOT_PID].revents))
+		check_exit(run, WNOHANG);
+}
+
+/* wait_phase - R5.6: one deadline over exit AND EOF on both pipes. Without
+ * PC_PROC_STDIN_FIRST, stdin is fed from the same loop. */
+static int wait_phase(struct run *run, struct pc_err *err)
+{
+	int64_t deadline = pc_time_now_ms() + run->o->timeout_ms;
+	struct pollfd pfd[NSLOTS];
+
+	for (;;) {
+		if (poll_round(run, pc_time_left_ms(deadline), pfd) < 0)
+			return pc_err_set_errno(err, PC_EIO, errno,
+						"cannot poll plugin pipes");
+		handle_round(run, pfd);
+		if (run->verdict)
+			return 0;
+		if (run->exited && run->fd_out < 0 && run->fd_err < 0) {
+			set_verdict(run, PC_PROC_EXITED);
+			return 0;
+		}
+		if (pc_time_now_ms() >= deadline) {
+			run->r->exited_before_eof = run->exited;
+			set_verdict(run, PC_PROC_TIMEOUT);
+			return 0;
+		}
+	}
+}
+
+/* --- the sweep ---------------------------------------------------------- */
+
+/* kill_marked - SIGKILL every marked process (a zombie just ignores it);
+ * count the ones alive at their first sighting as leftovers. Returns how
+ * many are alive. */
+static size_t kill_marked(struct run *run, struct proc_tab *t,
+			  struct pidvec *seen)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct proc_ent *e = &t->v[i];
+
+		if (!e->mark)
+			continue;
+		kill(e->pid, SIGKILL);
+		if (!e->alive)
+			continue;
+		live++;
+		if (e->pid == run->pid || pidvec_has(seen, e->pid))
+			continue;
+		pidvec_push(seen, e->pid);
+		if (!e->exiting)
+			run->r->leftover_processes++;
+	}
+	return live;
+}
+
+/* reap_marked - reap the marked processes that are plugcheck's children,
+ * except the direct child (kept as a zombie until the end). They were
+ * SIGKILLed, so the blocking wait is short; their own children re-parent
+ * to plugcheck, to be found in the next round. */
+static size_t reap_marked(struct run *run, struct proc_tab *t, pid_t self)
+{
+	size_t reaped = 0;
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct proc_ent *e = &t->v[i];
+		pid_t w;
+
+		if (!e->mark || e->ppid != self || e->pid == run->pid)
+			continue;
+		do
+			w = waitpid(e->pid, NULL, 0);
+		while (w < 0 && errno == EINTR);
+		reaped += w == e->pid;
+	}
+	if (!run->exited)
+		check_exit(run, 0); /* wait for the zombie, then its orphans
+				       have re-parented to plugcheck */
+	return reaped;
+}
+
+static void sweep(struct run *run)
+{
+	struct proc_tab t = { 0 };
+	struct pidvec seen = { 0 };
+	pid_t self = getpid();
+
+	if (run->pid <= 1)
+		return; /* never kill(-0) or kill(-1): that is everyone */
+	for (int round = 0; round < SWEEP_ROUNDS; round++) {
+		size_t busy;
+
+		if (scan_procs(&t) < 0)
+			break;
+		mark_plugin(&t, run, self);
+		busy = kill_marked(run, &t, &seen);
+		kill(-run->pid, SIGKILL);
+		busy += reap_marked(run, &t, self);
+		if (!busy)
+			break;
+	}
+	kill(-run->pid, SIGKILL); /* also the whole sweep without /proc */
+	if (!run->exited)
+		kill(run->pid, SIGKILL);
+	while (waitpid(run->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	free(t.v);
+	free(seen.v);
+}
+
+/* --- pc_proc_run -------------------------------------------------------- */
+
+static int run_phases(struct run *run, struct pc_err *err)
+{
+	int rc;
+
+	run->pidfd = (int)syscall(SYS_pidfd_open, run->pid, 0);
+	if (run->o->flags & PC_PROC_STDIN_FIRST) {
+		/* with empty stdin the host skips this phase; tokio's
+		 * Child::wait() then drops (closes) stdin at once */
+		if (run->fd_in >= 0 && run->o->stdin_len > 0) {
+			rc = stdin_phase(run, err);
+			if (rc || run->verdict)
+				return rc;
+		}
+		close_stdin(run);
+	} else if (run->fd_in >= 0) {
+		feed_stdin(run);
+	}
+	return wait_phase(run, err);
+}
+
+static void finish(struct run *run)
+{
+	int64_t now = pc_time_now_ms();
+
+	if (!run->exited)
+		kill(run->pid, SIGKILL); /* the host's kill_on_drop */
+	run->r->wall_ms = now - run->t_spawn;
+	run->r->stdin_ms =
+		(run->t_in_closed >= 0 ? run->t_in_closed : now) - run->t_spawn;
+	close_fd(&run->fd_in);
+	close_fd(&run->fd_out);
+	close_fd(&run->fd_err);
+	sweep(run);
+	close_fd(&run->pidfd);
+}
+
+int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
+		struct pc_err *err)
+{
+	struct run run = { .o = o,
+			   .r = r,
+			   .pidfd = -1,
+			   .fd_in = -1,
+			   .fd_out = -1,
+			   .fd_err = -1,
+			   .t_in_closed = -1 };
+	int child[3] = { -1, -1, -1 };
+	int rc;
+
+	if (!o->argv.nr)
+		return pc_err_set(err, PC_EINVAL,
+				  "cannot run a plugin with an empty argv");
+	become_subreaper();
+	snapshot_children(&run.before);
+	rc = open_stdio(&run, child, err);
+	if (!rc)
+		rc = spawn(&run, child, err);
+	if (!rc && !run.verdict) {
+		r->pid = run.pid;
+		rc = run_phases(&run, err);
+		finish(&run); /* kills, closes our ends, sweeps, reaps */
+	} else if (run.verdict) {
+		r->wall_ms = pc_time_now_ms() - run.t_spawn;
+	}
+	for (int i = 0; i < 3; i++)
+		close_fd(&child[i]);
+	close_fd(&run.fd_in);
+	close_fd(&run.fd_out);
+	close_fd(&run.fd_err);
+	free(run.before.v);
+	return rc;
+}

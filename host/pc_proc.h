@@ -37,6 +37,60 @@
  *
  * Blocks at most stdin_timeout_ms + timeout_ms + about 100 ms of sweep.
  * Never prints; never exits.
+ *
+ * Details that match the host's code rather than intuition:
+ *   - Program lookup. An argv[0] containing '/' is executed as is. A bare
+ *     name is searched the way the host's std::process::Command does once
+ *     it cleared the environment (it then forks and calls execvp with
+ *     `environ` set to the child's): along the PATH found in `env` (the
+ *     first "PATH=" entry), or "/bin:/usr/bin" when there is none; an
+ *     empty element means the working directory; EACCES on one entry is
+ *     remembered and the search goes on; and a file the kernel refuses
+ *     with ENOEXEC (no shebang) is run as `/bin/sh <file> <args...>`, as
+ *     glibc's execvp does. spawn_errno is what that search ends with.
+ *   - Empty stdin under PC_PROC_STDIN_FIRST: the host skips its stdin
+ *     phase (`if !stdin.is_empty()`) but tokio's Child::wait() drops the
+ *     stdin handle first thing, so the plugin sees EOF at the start of
+ *     the wait phase. pc_proc closes the write end at that point too.
+ *   - The host's stdin deadline is max(timeout_ms, 1000) ms; pc_proc takes
+ *     stdin_timeout_ms as given, so Catalyst callers pass that value.
+ *   - stdin write errors other than EPIPE also just end the writing, as
+ *     the host ignores every write error (`let _ = write_all(..)`).
+ *   - One deviation, for the sweep's sake: the host does NOT give the
+ *     plugin its own process group (R5.9); pc_proc does, so getpgrp() in
+ *     the plugin differs, and terminal signals to plugcheck's group do not
+ *     reach it.
+ *   - glibc's posix_spawn leaves its two internal signals (32 and 33)
+ *     ignored in every child. The host's posix_spawnp path (argv[0] with a
+ *     '/') does the same; its fork + execvp path (a bare name) does not.
+ *
+ * The sweep rule (which processes are "the plugin's"):
+ *   (a) every process in the process group whose id is the child's pid;
+ *   (b) every child of plugcheck that was not its child just before the
+ *       spawn (orphans re-parent to plugcheck because it makes itself a
+ *       child subreaper, PR_SET_CHILD_SUBREAPER, on the first call; this
+ *       catches double-fork and setsid escapees);
+ *   (c) every descendant of (a) or (b).
+ * The direct child is never reaped before the sweep ends (its status is
+ * read with waitid(WNOWAIT)), so its pid and group id cannot be reused
+ * meanwhile. Rounds of "scan /proc, SIGKILL the marked, kill(-pgid),
+ * reap the marked that are plugcheck's children" repeat until nothing
+ * marked is left. leftover_processes counts the marked processes other
+ * than the direct child that were alive (not zombies, not already
+ * exiting) when first seen - the first scan runs right after the verdict.
+ * Without /proc only kill(-pgid) and the direct child's reap remain.
+ *
+ * Caller requirements:
+ *   - SIGCHLD must not be ignored (SIG_IGN would auto-reap the child and
+ *     lose its status: has_status stays false).
+ *   - While pc_proc_run() runs, no other thread of the caller may create
+ *     child processes or call wait(-1)/waitpid(-1): rule (b) would sweep
+ *     those children, and a wait(-1) could steal the plugin's statuses.
+ *   - SIGPIPE: the CLI's main() ignores it, but pc_proc does not rely on
+ *     that; it blocks SIGPIPE around each stdin write and swallows the one
+ *     a failed write raised.
+ *   - The call may block past the bound above only while a SIGKILLed
+ *     process sits in an uninterruptible sleep (the sweep waits for it).
  */
 #ifndef PC_PROC_H
 #define PC_PROC_H
@@ -58,7 +112,7 @@ enum pc_proc_flags {
 
 struct pc_proc_opts {
 	struct pc_strvec argv;	 /* argv[0]: a path, or a name searched in
-				    the child's PATH (as posix_spawnp) */
+				    the child's PATH (see "Program lookup") */
 	struct pc_strvec env;	 /* the child's whole environment */
 	const char *cwd;	 /* borrowed; NULL inherits plugcheck's */
 	const void *stdin_data;	 /* borrowed bytes written to stdin */
@@ -91,7 +145,9 @@ struct pc_proc_result {
 	enum pc_proc_outcome outcome;
 	int spawn_errno;	/* PC_PROC_SPAWN_ERROR: errno of posix_spawn */
 	int read_errno;		/* PC_PROC_READ_ERROR */
-	bool has_status;	/* the child's wait status is known */
+	bool has_status;	/* the child ended on its own before the
+				   verdict and its wait status is known
+				   (false when pc_proc killed it) */
 	int exit_code;		/* has_status && term_signal == 0 */
 	int term_signal;	/* 0, or the signal that ended the child */
 	bool core_dumped;
@@ -101,7 +157,9 @@ struct pc_proc_result {
 				   (a background process held it) */
 	struct pc_buf out;	/* stdout bytes read (at most stdout_max) */
 	struct pc_buf err;	/* stderr bytes read */
-	int64_t stdin_ms;	/* duration of the stdin phase */
+	int64_t stdin_ms;	/* spawn until the stdin write end was
+				   closed (or the verdict, if first); 0-ish
+				   for PC_PROC_STDIN_DEVNULL */
 	int64_t wall_ms;	/* spawn to verdict */
 	int pid;		/* the direct child's pid (0 if not spawned) */
 	int leftover_processes;	/* processes alive after the verdict that
@@ -117,7 +175,8 @@ struct pc_proc_result {
  * Returns 0 whenever a verdict was reached - a spawn failure, a timeout, a
  * non-zero exit or an overflow are facts in *r, not errors. Returns
  * PC_EINVAL for an empty argv, PC_EIO when plugcheck's own pipe/poll calls
- * fail (errno in err). */
+ * fail (errno in err); once the child was spawned it is killed and swept
+ * on that path too, and *r holds what was seen so far. */
 int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 		struct pc_err *err);
 
