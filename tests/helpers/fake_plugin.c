@@ -1,13 +1,339 @@
 /* fake_plugin - a self-describing misbehaving plugin; argv[1] picks the
- * behaviour (STYLE §G 40). */
+ * behaviour (STYLE §G 40), argv[2] is its argument where it takes one:
+ *
+ *   echo-json               print {"allow":true}
+ *   bad-json                print JSON that does not parse
+ *   cat                     copy stdin to stdout
+ *   read-all-then-print     read stdin to EOF, print its byte count
+ *   exit-N                  message on stderr, exit status N
+ *   hang, hang-ignore-term  sleep forever (the second ignores SIGTERM)
+ *   flood-stdout/-stderr    write until killed
+ *   print-bytes N           exactly N bytes of 'a' on stdout
+ *   print-stderr-bytes N    the same on stderr
+ *   no-read-exit            exit 0 at once, stdin unread
+ *   no-read-hang            sleep forever, stdin unread
+ *   write-before-read N     N bytes on stdout, then read stdin, print count
+ *   slow-drip               five dots 20 ms apart, then JSON
+ *   crash-segv              die of SIGSEGV (no core file)
+ *   bg-holds-stdout         a child sleeps 30 s holding stdout; print JSON
+ *   bg-detached PIDFILE     a setsid grandchild with closed stdio sleeps
+ *                           30 s after writing its pid to PIDFILE
+ *   env, cwd                print environ (one per line) / getcwd
+ *   sigstate                print SigBlk and SigIgn from /proc/self/status
+ *
+ * Unknown behaviours exit 2.
+ */
+#define _GNU_SOURCE
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Under the asan preset this binary is instrumented too: keep LeakSanitizer
+ * and ASan's SEGV report out of the exit statuses the tests check. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=0:handle_segv=0";
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return 1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int say(int fd, const char *s)
+{
+	return write_all(fd, s, strlen(s));
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static size_t size_arg(const char *arg)
+{
+	return arg ? (size_t)strtoull(arg, NULL, 10) : 0;
+}
+
+static int repeat_byte(int fd, char c, size_t n)
+{
+	char buf[8192];
+
+	memset(buf, c, sizeof(buf));
+	while (n > 0) {
+		size_t k = n < sizeof(buf) ? n : sizeof(buf);
+
+		if (write_all(fd, buf, k))
+			return 1;
+		n -= k;
+	}
+	return 0;
+}
+
+/* copy_stdin - read stdin to EOF, copying it to `out` unless out < 0. */
+static size_t copy_stdin(int out)
+{
+	char buf[8192];
+	size_t total = 0;
+	ssize_t n;
+
+	while ((n = read(0, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		total += (size_t)n;
+		if (out >= 0 && write_all(out, buf, (size_t)n))
+			break;
+	}
+	return total;
+}
+
+static int print_count(size_t n)
+{
+	printf("%zu\n", n);
+	return fflush(stdout) != 0;
+}
+
+static int hang(void)
+{
+	for (;;)
+		pause();
+	return 0; /* not reached */
+}
+
+static int echo_json(void)
+{
+	return say(1, "{\"allow\":true}\n");
+}
+
+static int bad_json(void)
+{
+	return say(1, "{\"allow\":tru\n");
+}
+
+static int cat(void)
+{
+	copy_stdin(1);
+	return 0;
+}
+
+static int read_all_then_print(void)
+{
+	return print_count(copy_stdin(-1));
+}
+
+static int hang_ignore_term(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	sigaction(SIGTERM, &sa, NULL);
+	return hang();
+}
+
+static int flood(int fd)
+{
+	static const char line[] = "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\n";
+
+	while (write_all(fd, line, sizeof(line) - 1) == 0)
+		;
+	return 1;
+}
+
+static int flood_stdout(void)
+{
+	return flood(1);
+}
+
+static int flood_stderr(void)
+{
+	return flood(2);
+}
+
+static int no_read_exit(void)
+{
+	return 0;
+}
+
+static int slow_drip(void)
+{
+	for (int i = 0; i < 5; i++) {
+		say(1, ".");
+		nap_ms(20);
+	}
+	return echo_json();
+}
+
+static int crash_segv(void)
+{
+	struct rlimit none = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &none);
+	raise(SIGSEGV);
+	return 1;
+}
+
+static int bg_holds_stdout(void)
+{
+	if (fork() == 0) {
+		nap_ms(30000);
+		_exit(0);
+	}
+	return echo_json();
+}
+
+static int env(void)
+{
+	for (char **e = environ; *e; e++)
+		if (say(1, *e) || say(1, "\n"))
+			return 1;
+	return 0;
+}
+
+static int cwd(void)
+{
+	char buf[PATH_MAX];
+
+	if (!getcwd(buf, sizeof(buf)))
+		return 1;
+	return say(1, buf) || say(1, "\n");
+}
+
+static int sigstate(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigBlk:", 7) ||
+		    !strncmp(line, "SigIgn:", 7))
+			say(1, line);
+	fclose(f);
+	return 0;
+}
+
+static int print_bytes(const char *arg)
+{
+	return repeat_byte(1, 'a', size_arg(arg));
+}
+
+static int print_stderr_bytes(const char *arg)
+{
+	return repeat_byte(2, 'a', size_arg(arg));
+}
+
+static int write_before_read(const char *arg)
+{
+	if (repeat_byte(1, 'w', size_arg(arg)))
+		return 1;
+	copy_stdin(-1);
+	return 0;
+}
+
+/* bg_detached - double fork; the grandchild leaves the session and the
+ * process group, records its pid, closes its stdio and lingers. */
+static int bg_detached(const char *pidfile)
+{
+	pid_t a = fork();
+
+	if (a == 0) {
+		if (fork() == 0) {
+			int fd;
+
+			setsid();
+			fd = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd >= 0) {
+				dprintf(fd, "%ld\n", (long)getpid());
+				close(fd);
+			}
+			for (int i = 0; i < 3; i++)
+				close(i);
+			nap_ms(30000);
+		}
+		_exit(0);
+	}
+	while (waitpid(a, NULL, 0) < 0 && errno == EINTR)
+		;
+	return echo_json();
+}
+
+static const struct behaviour {
+	const char *name;
+	int (*run)(void);
+	int (*run_arg)(const char *arg);
+} behaviours[] = {
+	{ "echo-json", echo_json, NULL },
+	{ "bad-json", bad_json, NULL },
+	{ "cat", cat, NULL },
+	{ "read-all-then-print", read_all_then_print, NULL },
+	{ "hang", hang, NULL },
+	{ "hang-ignore-term", hang_ignore_term, NULL },
+	{ "flood-stdout", flood_stdout, NULL },
+	{ "flood-stderr", flood_stderr, NULL },
+	{ "no-read-exit", no_read_exit, NULL },
+	{ "no-read-hang", hang, NULL },
+	{ "slow-drip", slow_drip, NULL },
+	{ "crash-segv", crash_segv, NULL },
+	{ "bg-holds-stdout", bg_holds_stdout, NULL },
+	{ "env", env, NULL },
+	{ "cwd", cwd, NULL },
+	{ "sigstate", sigstate, NULL },
+	{ "print-bytes", NULL, print_bytes },
+	{ "print-stderr-bytes", NULL, print_stderr_bytes },
+	{ "write-before-read", NULL, write_before_read },
+	{ "bg-detached", NULL, bg_detached },
+};
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "echo-json")) {
-		puts("{\"allow\":true}");
-		return 0;
+	const char *arg = argc > 2 ? argv[2] : NULL;
+
+	if (argc < 2)
+		return 2;
+	if (!strncmp(argv[1], "exit-", 5)) {
+		int code = (int)strtol(argv[1] + 5, NULL, 10);
+
+		dprintf(2, "fake_plugin: exiting with %d\n", code);
+		return code;
+	}
+	for (size_t i = 0; i < sizeof(behaviours) / sizeof(*behaviours); i++) {
+		const struct behaviour *b = &behaviours[i];
+
+		if (strcmp(argv[1], b->name))
+			continue;
+		if (b->run)
+			return b->run();
+		return arg ? b->run_arg(arg) : 2;
 	}
 	return 2;
 }

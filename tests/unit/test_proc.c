@@ -1,0 +1,745 @@
+/* test_proc.c - pc_proc against the real fake_plugin through real pipes.
+ *
+ * Every test's teardown also checks that no child of this process is left
+ * (no zombie, no leftover): the sweep must leave nothing behind. Timing
+ * assertions are bounds with at least 5x slack, never exact durations. */
+#define _GNU_SOURCE
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pc_proc.h"
+
+#define MIB	   ((size_t)1 << 20)
+#define SLOW_MS	   5000 /* upper bound for anything that should be quick */
+#define JSON_ALLOW "{\"allow\":true}\n"
+
+struct fx {
+	struct pc_proc_opts o;
+	struct pc_proc_result r;
+	char tmp[64]; /* a scratch directory */
+	char *stdin_bytes;
+};
+
+static int count_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* count_children - processes (zombies included) whose parent is us. */
+static int count_children(void)
+{
+	char path[PATH_MAX], buf[512];
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		FILE *f;
+		char *p;
+		int ppid;
+
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (p && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+		    ppid == getpid())
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	fx->o = (struct pc_proc_opts)PC_PROC_OPTS_INIT;
+	pc_strvec_push(&fx->o.env, "PATH=/usr/bin:/bin");
+	fx->o.timeout_ms = SLOW_MS;
+	fx->o.stdin_timeout_ms = SLOW_MS;
+	snprintf(fx->tmp, sizeof(fx->tmp), "/tmp/pc_proc_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmp));
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	char path[PATH_MAX];
+	DIR *d = opendir(fx->tmp);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", fx->tmp, de->d_name);
+		if (de->d_name[0] != '.')
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(fx->tmp);
+	pc_proc_result_release(&fx->r);
+	pc_proc_opts_release(&fx->o);
+	free(fx->stdin_bytes);
+	free(fx);
+	assert_int_equal(count_children(), 0);
+	return 0;
+}
+
+static void fake(struct fx *fx, const char *behaviour, const char *arg)
+{
+	pc_strvec_release(&fx->o.argv);
+	pc_strvec_push(&fx->o.argv, FAKE_PLUGIN);
+	pc_strvec_push(&fx->o.argv, behaviour);
+	if (arg)
+		pc_strvec_push(&fx->o.argv, arg);
+}
+
+static void give_stdin(struct fx *fx, size_t n)
+{
+	free(fx->stdin_bytes);
+	fx->stdin_bytes = malloc(n ? n : 1);
+	assert_non_null(fx->stdin_bytes);
+	memset(fx->stdin_bytes, 'x', n);
+	fx->o.stdin_data = fx->stdin_bytes;
+	fx->o.stdin_len = n;
+}
+
+/* run - pc_proc_run into a fresh fx->r; the call itself must succeed. */
+static void run(struct fx *fx)
+{
+	struct pc_err err = PC_ERR_INIT;
+	int rc;
+
+	pc_proc_result_release(&fx->r);
+	fx->r = (struct pc_proc_result)PC_PROC_RESULT_INIT(fx->o.stdout_max,
+							   fx->o.stderr_max);
+	rc = pc_proc_run(&fx->o, &fx->r, &err);
+	if (rc)
+		print_error("pc_proc_run: %s\n", err.msg);
+	assert_int_equal(rc, 0);
+}
+
+static void assert_gone(pid_t pid)
+{
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* --- capture, status, spawn errors ------------------------------------- */
+
+static void proc_captures_stdout_exactly(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "echo-json", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.exit_code, 0);
+	assert_int_equal(fx->r.term_signal, 0);
+	assert_int_equal(fx->r.out.len, strlen(JSON_ALLOW));
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.err.len, 0);
+	assert_true(fx->r.pid > 0);
+	assert_int_equal(fx->r.leftover_processes, 0);
+	assert_false(fx->r.exited_before_eof);
+
+	fake(fx, "bad-json", NULL);
+	run(fx);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), "{\"allow\":tru\n");
+}
+
+static void proc_reports_exit_code_and_stderr(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "exit-7", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.exit_code, 7);
+	assert_int_equal(fx->r.term_signal, 0);
+	assert_string_equal(pc_buf_cstr(&fx->r.err),
+			    "fake_plugin: exiting with 7\n");
+	assert_int_equal(fx->r.out.len, 0);
+}
+
+static void proc_reports_death_by_signal(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "crash-segv", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.term_signal, SIGSEGV);
+	assert_false(fx->r.core_dumped); /* RLIMIT_CORE 0 */
+}
+
+static void proc_spawn_missing_is_enoent(void **state)
+{
+	struct fx *fx = *state;
+
+	pc_strvec_push(&fx->o.argv, "/nonexistent/dir/plugin");
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, ENOENT);
+	assert_int_equal(fx->r.pid, 0);
+	assert_false(fx->r.has_status);
+
+	pc_strvec_release(&fx->o.argv);
+	pc_strvec_push(&fx->o.argv, "no-such-plugin-pc-proc");
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, ENOENT);
+}
+
+static void proc_spawn_not_executable_is_eacces(void **state)
+{
+	struct fx *fx = *state;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/plug", fx->tmp);
+	write_file(path, "#!/bin/sh\necho hi\n", 0644);
+	pc_strvec_push(&fx->o.argv, path);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, EACCES);
+
+	/* in a PATH search EACCES wins over a later ENOENT (execvp) */
+	pc_strvec_release(&fx->o.argv);
+	pc_strvec_push(&fx->o.argv, "plug");
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=%s:/nonexistent", fx->tmp);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, EACCES);
+}
+
+/* --- program lookup ------------------------------------------------------ */
+
+static void proc_path_lookup_uses_child_path(void **state)
+{
+	struct fx *fx = *state;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(FAKE_PLUGIN, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - FAKE_PLUGIN),
+		 FAKE_PLUGIN);
+	pc_strvec_push(&fx->o.argv, slash + 1);
+	pc_strvec_push(&fx->o.argv, "echo-json");
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=/nonexistent:%s", dir);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+
+	/* plugcheck's own PATH is never consulted */
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_push(&fx->o.env, "PATH=/nonexistent");
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, ENOENT);
+}
+
+static void proc_path_lookup_defaults_without_path(void **state)
+{
+	struct fx *fx = *state;
+
+	pc_strvec_release(&fx->o.env); /* no PATH: glibc's /bin:/usr/bin */
+	pc_strvec_push(&fx->o.argv, "true");
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.exit_code, 0);
+}
+
+static void proc_path_lookup_runs_shebangless_file_with_sh(void **state)
+{
+	struct fx *fx = *state;
+	char path[128], want[256];
+
+	snprintf(path, sizeof(path), "%s/plug", fx->tmp);
+	write_file(path, "echo \"sh-ran $0 $1\"\n", 0755);
+	pc_strvec_push(&fx->o.argv, "plug");
+	pc_strvec_push(&fx->o.argv, "x");
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=%s", fx->tmp);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	snprintf(want, sizeof(want), "sh-ran %s x\n", path);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), want);
+
+	/* a path is exec'd directly, like the host's posix_spawnp: ENOEXEC */
+	pc_strvec_release(&fx->o.argv);
+	pc_strvec_push(&fx->o.argv, path);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, ENOEXEC);
+}
+
+/* --- stdin ---------------------------------------------------------------- */
+
+static void proc_delivers_all_stdin(void **state)
+{
+	struct fx *fx = *state;
+	static const unsigned modes[] = { PC_PROC_STDIN_FIRST, 0 };
+
+	fake(fx, "read-all-then-print", NULL);
+	give_stdin(fx, MIB);
+	for (size_t i = 0; i < 2; i++) {
+		fx->o.flags = modes[i];
+		run(fx);
+		assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+		assert_string_equal(pc_buf_cstr(&fx->r.out), "1048576\n");
+		assert_int_equal(fx->r.stdin_written, MIB);
+		assert_false(fx->r.stdin_closed_early);
+	}
+}
+
+static void proc_empty_stdin_is_closed_at_once(void **state)
+{
+	struct fx *fx = *state;
+
+	/* tokio's Child::wait() drops stdin: `cat` must see EOF */
+	fake(fx, "cat", NULL);
+	fx->o.flags = PC_PROC_STDIN_FIRST;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.out.len, 0);
+
+	fx->o.flags = PC_PROC_STDIN_DEVNULL;
+	give_stdin(fx, 100); /* ignored */
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.out.len, 0);
+	assert_int_equal(fx->r.stdin_written, 0);
+}
+
+static void proc_cat_echoes_stdin(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "cat", NULL);
+	fx->o.stdin_data = "{\"event\":\"x\"}";
+	fx->o.stdin_len = 13;
+	fx->o.flags = PC_PROC_STDIN_FIRST;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), "{\"event\":\"x\"}");
+}
+
+static void proc_stdin_phase_times_out(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "no-read-hang", NULL);
+	give_stdin(fx, 4 * MIB);
+	fx->o.flags = PC_PROC_STDIN_FIRST;
+	fx->o.stdin_timeout_ms = 300;
+	fx->o.timeout_ms = 30000; /* must not be reached */
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_STDIN_TIMEOUT);
+	assert_true(fx->r.stdin_written < 4 * MIB);
+	assert_false(fx->r.has_status);
+	assert_true(fx->r.wall_ms >= 300 && fx->r.wall_ms < SLOW_MS);
+	assert_true(fx->r.stdin_ms >= 300);
+	assert_gone(fx->r.pid);
+}
+
+static void proc_no_read_exit_closes_stdin_early(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "no-read-exit", NULL);
+	give_stdin(fx, 4 * MIB);
+	fx->o.flags = PC_PROC_STDIN_FIRST;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.stdin_closed_early);
+	assert_true(fx->r.stdin_written < 4 * MIB);
+	assert_int_equal(fx->r.exit_code, 0);
+	assert_true(fx->r.wall_ms < SLOW_MS);
+}
+
+/* R5.5: the host writes all stdin before draining, so a plugin that writes
+ * more than a pipe buffer first deadlocks until the stdin deadline. */
+static void proc_write_before_read_stalls_only_stdin_first(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "write-before-read", "200000");
+	give_stdin(fx, 100 * 1024);
+	fx->o.flags = PC_PROC_STDIN_FIRST;
+	fx->o.stdin_timeout_ms = 300;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_STDIN_TIMEOUT);
+	assert_int_equal(fx->r.out.len, 0);
+
+	fx->o.flags = 0;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.out.len, 200000);
+	assert_int_equal(fx->r.stdin_written, 100 * 1024);
+}
+
+/* --- caps ------------------------------------------------------------------
+ */
+
+static void check_cap(struct fx *fx, const char *behaviour, bool is_err)
+{
+	const size_t n = MIB;
+	const size_t sizes[] = { n - 1, n, n + 1 };
+	char arg[32];
+
+	fx->o.stdout_max = n;
+	fx->o.stderr_max = n;
+	for (size_t i = 0; i < 3; i++) {
+		const struct pc_buf *b;
+
+		snprintf(arg, sizeof(arg), "%zu", sizes[i]);
+		fake(fx, behaviour, arg);
+		run(fx);
+		b = is_err ? &fx->r.err : &fx->r.out;
+		if (sizes[i] <= n) {
+			assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+			assert_int_equal(b->len, sizes[i]);
+			continue;
+		}
+		assert_int_equal(fx->r.outcome,
+				 is_err ? PC_PROC_STDERR_OVERFLOW
+					: PC_PROC_STDOUT_OVERFLOW);
+		assert_true(b->len <= n);
+		assert_gone(fx->r.pid);
+	}
+}
+
+static void proc_stdout_cap_accepts_exactly_max(void **state)
+{
+	check_cap(*state, "print-bytes", false);
+}
+
+static void proc_stderr_cap_accepts_exactly_max(void **state)
+{
+	check_cap(*state, "print-stderr-bytes", true);
+}
+
+static void proc_floods_overflow(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "flood-stdout", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_STDOUT_OVERFLOW);
+	assert_true(fx->r.out.len <= MIB);
+	assert_true(fx->r.wall_ms < SLOW_MS);
+
+	fake(fx, "flood-stderr", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_STDERR_OVERFLOW);
+	assert_true(fx->r.err.len <= MIB);
+}
+
+/* --- timeouts ---------------------------------------------------------------
+ */
+
+static void proc_hang_times_out(void **state)
+{
+	struct fx *fx = *state;
+	static const char *const hangs[] = { "hang", "hang-ignore-term" };
+
+	fx->o.timeout_ms = 200;
+	for (size_t i = 0; i < 2; i++) {
+		fake(fx, hangs[i], NULL);
+		run(fx);
+		assert_int_equal(fx->r.outcome, PC_PROC_TIMEOUT);
+		assert_false(fx->r.has_status);
+		assert_false(fx->r.exited_before_eof);
+		assert_true(fx->r.wall_ms >= 200 && fx->r.wall_ms < SLOW_MS);
+		assert_int_equal(fx->r.leftover_processes, 0);
+		assert_gone(fx->r.pid);
+	}
+}
+
+static void proc_slow_drip_is_collected(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "slow-drip", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), "....." JSON_ALLOW);
+}
+
+/* --- the sweep
+ * ---------------------------------------------------------------- */
+
+static void proc_bg_holds_stdout_times_out_and_is_swept(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "bg-holds-stdout", NULL);
+	fx->o.timeout_ms = 300;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_TIMEOUT);
+	assert_true(fx->r.exited_before_eof);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.exit_code, 0);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.leftover_processes, 1);
+	assert_true(fx->r.wall_ms < SLOW_MS);
+	assert_int_equal(kill(-fx->r.pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+}
+
+static pid_t read_pidfile(const char *path)
+{
+	char buf[32] = { 0 };
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
+static void proc_bg_detached_is_swept(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	pid_t escapee;
+
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "bg-detached", pidfile);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.leftover_processes, 1);
+	escapee = read_pidfile(pidfile);
+	assert_true(escapee > 0 && escapee != fx->r.pid);
+	assert_gone(escapee);
+}
+
+/* A child that this process had before the run is not the plugin's. */
+static void proc_sweep_spares_unrelated_children(void **state)
+{
+	struct fx *fx = *state;
+	char *argv[] = { (char *)FAKE_PLUGIN, (char *)"hang", NULL };
+	char *envp[] = { NULL };
+	pid_t mine;
+	int status = 0;
+
+	assert_int_equal(
+		posix_spawn(&mine, FAKE_PLUGIN, NULL, NULL, argv, envp), 0);
+	fake(fx, "bg-detached", "/dev/null");
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.leftover_processes, 1);
+	assert_int_equal(kill(mine, 0), 0);
+	assert_int_equal(waitpid(mine, &status, WNOHANG), 0);
+	kill(mine, SIGKILL);
+	assert_int_equal(waitpid(mine, &status, 0), mine);
+}
+
+/* --- environment
+ * ---------------------------------------------------------------- */
+
+static void proc_env_is_exactly_what_was_passed(void **state)
+{
+	struct fx *fx = *state;
+
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_push(&fx->o.env, "A=1");
+	pc_strvec_push(&fx->o.env, "B=two words");
+	pc_strvec_push(&fx->o.env, "PATH=/nonexistent");
+	fake(fx, "env", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out),
+			    "A=1\nB=two words\nPATH=/nonexistent\n");
+
+	pc_strvec_release(&fx->o.env);
+	run(fx);
+	assert_int_equal(fx->r.out.len, 0);
+}
+
+static void proc_cwd_is_honoured(void **state)
+{
+	struct fx *fx = *state;
+	char real[PATH_MAX], want[PATH_MAX + 2];
+
+	assert_non_null(realpath(fx->tmp, real));
+	fx->o.cwd = real;
+	fake(fx, "cwd", NULL);
+	run(fx);
+	snprintf(want, sizeof(want), "%s\n", real);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), want);
+}
+
+/* status_mask - the hex mask after `key` in /proc/<pid>/status text. */
+static unsigned long long status_mask(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	assert_non_null(p);
+	return strtoull(p + strlen(key), NULL, 16);
+}
+
+/* STYLE §E 27: plugcheck ignores SIGPIPE and may block signals; the plugin
+ * must start with default dispositions and an empty mask. glibc's
+ * posix_spawn leaves its two internal signals (32, 33) ignored in every
+ * child - the host's own posix_spawnp does the same - so only the
+ * classic signals 1-31 are checked for SigIgn. */
+static void proc_child_signal_state_is_clean(void **state)
+{
+	struct fx *fx = *state;
+	sigset_t usr1, old;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, &old);
+	fake(fx, "sigstate", NULL);
+	run(fx);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(status_mask(pc_buf_cstr(&fx->r.out), "SigBlk:"), 0);
+	assert_int_equal(status_mask(pc_buf_cstr(&fx->r.out), "SigIgn:") &
+				 0x7fffffffULL,
+			 0);
+}
+
+/* --- resources and API
+ * ------------------------------------------------------------- */
+
+static void proc_leaks_no_fds(void **state)
+{
+	struct fx *fx = *state;
+	int before;
+
+	fake(fx, "echo-json", NULL);
+	run(fx); /* warm up lazily opened descriptors */
+	before = count_dir("/proc/self/fd");
+	fx->o.timeout_ms = 50;
+	fx->o.stdout_max = 1000;
+	for (int i = 0; i < 50; i++) {
+		if (i % 10 == 9)
+			fake(fx, "hang", NULL);
+		else if (i % 3 == 0)
+			fake(fx, "print-bytes", "2000");
+		else if (i % 3 == 1)
+			fake(fx, "exit-3", NULL);
+		else
+			fake(fx, "no-such-behaviour", NULL);
+		fx->o.flags = i % 2 ? PC_PROC_STDIN_FIRST : 0;
+		give_stdin(fx, (size_t)i * 100);
+		run(fx);
+	}
+	assert_int_equal(count_dir("/proc/self/fd"), before);
+}
+
+static void proc_rejects_empty_argv(void **state)
+{
+	struct fx *fx = *state;
+	struct pc_err err = PC_ERR_INIT;
+
+	assert_int_equal(pc_proc_run(&fx->o, &fx->r, &err), PC_EINVAL);
+	assert_int_equal(err.code, PC_EINVAL);
+}
+
+static void proc_outcome_names_are_stable(void **state)
+{
+	(void)state;
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_EXITED), "exited");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_SPAWN_ERROR),
+			    "spawn_error");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_STDIN_TIMEOUT),
+			    "stdin_timeout");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_TIMEOUT), "timeout");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_STDOUT_OVERFLOW),
+			    "stdout_overflow");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_STDERR_OVERFLOW),
+			    "stderr_overflow");
+	assert_string_equal(pc_proc_outcome_name(PC_PROC_READ_ERROR),
+			    "read_error");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(proc_captures_stdout_exactly),
+		T(proc_reports_exit_code_and_stderr),
+		T(proc_reports_death_by_signal),
+		T(proc_spawn_missing_is_enoent),
+		T(proc_spawn_not_executable_is_eacces),
+		T(proc_path_lookup_uses_child_path),
+		T(proc_path_lookup_defaults_without_path),
+		T(proc_path_lookup_runs_shebangless_file_with_sh),
+		T(proc_delivers_all_stdin),
+		T(proc_empty_stdin_is_closed_at_once),
+		T(proc_cat_echoes_stdin),
+		T(proc_stdin_phase_times_out),
+		T(proc_no_read_exit_closes_stdin_early),
+		T(proc_write_before_read_stalls_only_stdin_first),
+		T(proc_stdout_cap_accepts_exactly_max),
+		T(proc_stderr_cap_accepts_exactly_max),
+		T(proc_floods_overflow),
+		T(proc_hang_times_out),
+		T(proc_slow_drip_is_collected),
+		T(proc_bg_holds_stdout_times_out_and_is_swept),
+		T(proc_bg_detached_is_swept),
+		T(proc_sweep_spares_unrelated_children),
+		T(proc_env_is_exactly_what_was_passed),
+		T(proc_cwd_is_honoured),
+		T(proc_child_signal_state_is_clean),
+		T(proc_leaks_no_fds),
+		T(proc_rejects_empty_argv),
+		T(proc_outcome_names_are_stable),
+	};
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigaction(SIGPIPE, &ign, NULL); /* as the CLI's main() does */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
