@@ -22,12 +22,20 @@
  * Numbers: every number node that pc_serde_parse() or pc_serde_decode()
  * creates is a cJSON number whose `valuedouble` is its f64 value and whose
  * `valuestring` holds the exact text serde_json would print for it
- * ("18446744073709551615", "-5", "1.5", "1e20", "-0.0"), so u64/i64 values
+ * ("18446744073709551615", "-5", "1.5", "1e+20", "-0.0"), so u64/i64 values
  * round-trip without loss. Number nodes built elsewhere (valuestring NULL)
  * print as integers when integral and within +/-2^53, else as serde floats.
  *
+ * Strings: cJSON strings end at NUL, so a U+0000 in a parsed string or key
+ * ("\u0000") is stored as the two bytes C0 80 (Java's modified UTF-8);
+ * pc_serde_print() writes C0 80 back as \u0000 and sorts it as U+0000.
+ * Parsed text is otherwise copied byte for byte (invalid UTF-8, which the
+ * host never passes to serde_json, is not checked).
+ *
  * Ownership: every cJSON tree returned is new; the caller frees it with
- * cJSON_Delete(). Input text is borrowed and need not be NUL-terminated.
+ * cJSON_Delete() (number nodes' `valuestring` comes from malloc, so cJSON
+ * must keep its default allocator hooks). Input text is borrowed and need
+ * not be NUL-terminated.
  * Nothing here prints, exits, or keeps global state.
  */
 #ifndef PC_SERDE_H
@@ -88,12 +96,29 @@ struct pc_serde_field {
  * whose value is null is left out; defaults are NOT filled in - the caller
  * applies them); a MAP becomes an object with unique keys (last wins);
  * a SEQ an array; TUPLE_STR2 an array of two strings; VALUE the value as
- * pc_serde_parse() would build it. Returns 0.
+ * pc_serde_parse() would build it. A STRUCT given as a JSON array (serde
+ * derive's visit_seq) also becomes an object keyed by field name; an
+ * Option element or map value that is null stays null; a top-level Option
+ * that is null gives a null node. Returns 0.
  * On failure returns PC_EPARSE with serde's Display text in err->msg,
  * *out NULL. */
 int pc_serde_decode(const char *text, size_t len,
 		    const struct pc_serde_shape *shape, cJSON **out,
 		    struct pc_err *err);
+
+/* pc_serde_decode_buf - as pc_serde_decode, and on failure also appends
+ * serde's whole Display text to `msg` (when not NULL): err->msg holds at
+ * most 1023 bytes, and "invalid type: string \"...\"" quotes the whole
+ * offending string. */
+int pc_serde_decode_buf(const char *text, size_t len,
+			const struct pc_serde_shape *shape, cJSON **out,
+			struct pc_err *err, struct pc_buf *msg);
+
+/* The host's `PluginManifest` (core/src/plugins.rs 433-601) with all its
+ * nested structs, for pc_serde_decode(): exactly what
+ * `serde_json::from_str::<PluginManifest>` accepts and rejects, before
+ * any of the host's own validation. */
+extern const struct pc_serde_shape pc_serde_plugin_manifest;
 
 /* pc_serde_print - append `v` to `out` as serde_json::to_vec would print
  * it (compact, sorted keys, no trailing newline). Returns 0, or PC_EFBIG
