@@ -1,7 +1,74 @@
+/* main.c - plugcheck's entry point: signals, global options, dispatch. */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
-int main(void)
+#include "pc_cmd.h"
+#include "pc_exit.h"
+
+const struct pc_cmd *const pc_cmds[] = {
+	&pc_cmd_fire,
+	&pc_cmd_lint,
+};
+const size_t pc_ncmds = sizeof(pc_cmds) / sizeof(pc_cmds[0]);
+
+const struct pc_cmd *pc_cmd_find(const char *name)
 {
-	puts("plugcheck " PC_VERSION);
-	return 0;
+	for (size_t i = 0; i < pc_ncmds; i++)
+		if (!strcmp(pc_cmds[i]->name, name))
+			return pc_cmds[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: plugcheck <command> [options] ...\n"
+	      "       plugcheck --version | --help\n\n"
+	      "Commands:\n",
+	      f);
+	for (size_t i = 0; i < pc_ncmds; i++)
+		fprintf(f, "  %-8s %s\n", pc_cmds[i]->name, pc_cmds[i]->summary);
+	fputs("\nExit codes:\n"
+	      "  0   loaded / allowed / all checks passed\n"
+	      "  1   findings of severity error, a denial or a failed call\n"
+	      "  2   usage error\n"
+	      "  3   the plugin could not be loaded\n"
+	      "  70  internal error\n\n"
+	      "`plugcheck PATH` is `plugcheck lint PATH` until the conformance\n"
+	      "suite (`plugcheck check`) lands.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+	const struct pc_cmd *cmd;
+	struct stat st;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	if (argc < 2) {
+		usage(stderr);
+		return PC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		puts("plugcheck " PC_VERSION);
+		return PC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PC_EXIT_OK;
+	}
+	cmd = pc_cmd_find(argv[1]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
+	if (stat(argv[1], &st) == 0 || strchr(argv[1], '/')) {
+		argv[0] = (char *)"lint";
+		return pc_cmd_lint.run(argc, argv);
+	}
+	fprintf(stderr, "plugcheck: '%s' is not a command or a path\n", argv[1]);
+	usage(stderr);
+	return PC_EXIT_USAGE;
 }

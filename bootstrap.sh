@@ -1,0 +1,19 @@
+#!/bin/sh
+# bootstrap.sh - install plugcheck's build dependencies (Debian 12) and
+# build it with the dev preset. `--deps` installs the dependencies only.
+set -eu
+cd "$(dirname "$0")"
+pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash"
+missing=""
+for p in $pkgs; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
+fi
+[ "${1:-}" = "--deps" ] && exit 0
+cmake --preset dev >/dev/null
+cmake --build --preset dev -j "$(nproc)"

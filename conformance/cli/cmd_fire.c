@@ -1,0 +1,173 @@
+/* cmd_fire.c - `plugcheck fire POINT PATH`: replay one exchange with the
+ * reference host and show everything (spec §4-§9). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pc_cli.h"
+#include "pc_cmd.h"
+#include "pc_exit.h"
+#include "pc_fire.h"
+#include "pc_fs.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"usage: plugcheck fire POINT PATH [options]\n\n"
+	"Run one exchange between the Catalyst Code host and the plugin in PATH,\n"
+	"exactly as the host would, and show what was sent, what came back and\n"
+	"the host's verdict.\n\n"
+	"POINT is a hook point (pre_bash, post_tool, session_start, ...),\n"
+	"tool:NAME, command:NAME, oauth:ACTION (login, complete, token, clear)\n"
+	"or memory:ACTION (inject, save, list, forget, compact_append, or any\n"
+	"action the model's memory tool may send).\n\n"
+	"  --args JSON        hook args / tool-call arguments / memory args /\n"
+	"                     extra OAuth stdin fields; for command: points the\n"
+	"                     raw argument text\n"
+	"  --args-file FILE   the same, read from FILE\n"
+	"  --result JSON      post hooks: the tool result {\"diff\",\"ok\",\"output\"}\n"
+	"  --tool NAME        the tool name a tool hook sees (default by point)\n"
+	"  --workspace DIR    the workspace string (default: a fresh temp dir)\n"
+	"  --session PATH     the session file path (default: <tmp>/<ns>.jsonl)\n"
+	"  --timestamp N      fix the `timestamp` fields (default: now)\n"
+	"  --format FMT       human (default) or json\n"
+	"  -h, --help         show this help\n\n"
+	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable.\n";
+
+static int read_args(const char *file, char **out)
+{
+	struct pc_buf b = PC_BUF_INIT((size_t)64 << 20);
+	struct pc_err err = PC_ERR_INIT;
+
+	if (pc_fs_read_capped(file, &b, &err) < 0) {
+		fprintf(stderr, "plugcheck: --args-file: %s\n", err.msg);
+		pc_buf_release(&b);
+		return -1;
+	}
+	*out = pc_buf_detach(&b, NULL);
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
+{
+	static const struct option opts[] = {
+		{ "args", required_argument, NULL, 'a' },
+		{ "args-file", required_argument, NULL, 'A' },
+		{ "result", required_argument, NULL, 'r' },
+		{ "tool", required_argument, NULL, 't' },
+		{ "workspace", required_argument, NULL, 'w' },
+		{ "session", required_argument, NULL, 's' },
+		{ "timestamp", required_argument, NULL, 'T' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			free(o->args_text);
+			o->args_text = pc_xstrdup(optarg);
+			break;
+		case 'A':
+			free(o->args_text);
+			if (read_args(optarg, &o->args_text) < 0)
+				return PC_EXIT_USAGE;
+			break;
+		case 'r':
+			o->result_text = optarg;
+			break;
+		case 't':
+			o->tool = optarg;
+			break;
+		case 'w':
+			o->workspace = optarg;
+			break;
+		case 's':
+			o->session = optarg;
+			break;
+		case 'T':
+			o->timestamp = strtoull(optarg, NULL, 10);
+			break;
+		case 'f':
+			if ((*fmt = pc_cli_format(optarg)) >= 0)
+				break;
+			/* fall through */
+		default:
+			fputs(usage, stderr);
+			return PC_EXIT_USAGE;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		}
+	}
+	if (optind != argc - 2) {
+		fputs(usage, stderr);
+		return PC_EXIT_USAGE;
+	}
+	o->point = argv[optind];
+	o->path = argv[optind + 1];
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct pc_fire_opts o = PC_FIRE_OPTS_INIT;
+	struct pc_fire f = PC_FIRE_INIT;
+	struct pc_err err = PC_ERR_INIT;
+	struct pc_manifest_env env = pc_cli_manifest_env();
+	char *tmp_ws = NULL;
+	int fmt = PC_FMT_HUMAN, rc = parse_opts(argc, argv, &o, &fmt);
+
+	if (rc) {
+		free(o.args_text);
+		return rc < 0 ? PC_EXIT_OK : rc;
+	}
+	if (!o.workspace) {
+		tmp_ws = pc_fs_mkdtemp("ws");
+		o.workspace = tmp_ws;
+	}
+	o.envp = environ;
+	o.menv = &env;
+	rc = pc_fire_run(&o, &f, &err);
+	if (rc == PC_EUSAGE) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		rc = PC_EXIT_USAGE;
+	} else if (rc == PC_EMANIFEST) {
+		if (fmt == PC_FMT_JSON)
+			pc_cli_print_json(pc_fire_json(&o, &f));
+		else
+			printf("%s: the host rejects the plugin: %s\n", o.path,
+			       f.host_error);
+		rc = PC_EXIT_NOLOAD;
+	} else if (rc) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		rc = PC_EXIT_INTERNAL;
+	} else {
+		if (fmt == PC_FMT_JSON)
+			pc_cli_print_json(pc_fire_json(&o, &f));
+		else
+			pc_fire_print(stdout, &o, &f, pc_cli_color());
+		rc = f.passed ? PC_EXIT_OK : PC_EXIT_FINDINGS;
+	}
+	pc_fire_release(&f);
+	free(o.args_text);
+	if (tmp_ws) {
+		pc_fs_rm_rf(tmp_ws);
+		free(tmp_ws);
+	}
+	return rc;
+}
+
+const struct pc_cmd pc_cmd_fire = {
+	.name = "fire",
+	.summary = "run one hook, tool, command, OAuth or memory exchange",
+	.usage = usage,
+	.run = run,
+};

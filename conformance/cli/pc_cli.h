@@ -1,0 +1,25 @@
+/* pc_cli.h - helpers shared by the subcommands (output, host set-up). */
+#ifndef PC_CLI_H
+#define PC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "pc_host.h"
+#include "pc_manifest.h"
+
+enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
+
+/* pc_cli_format - parse "human" or "json"; -1 otherwise. */
+int pc_cli_format(const char *s);
+/* pc_cli_print_json - pretty-print `v` with a trailing newline to stdout
+ * and delete it. */
+void pc_cli_print_json(cJSON *v);
+/* pc_cli_manifest_env - the host facts taken from plugcheck's own
+ * environment (HOME, CODEX_HOME). */
+struct pc_manifest_env pc_cli_manifest_env(void);
+/* pc_cli_color - colour on stdout: a TTY and NO_COLOR unset. */
+bool pc_cli_color(void);
+#endif

@@ -1,0 +1,149 @@
+#include "pc_finding.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_buf.h"
+#include "pc_xalloc.h"
+
+/* Sorted by id. */
+const struct pc_rule pc_rules[] = {
+	{ "PC-CAP-001", PC_SEV_NOTE, "capabilities are not declared",
+	  "declare \"capabilities\" with exactly the inferred list so a future host that requires declarations keeps loading the plugin",
+	  "R3.3" },
+	{ "PC-CAP-002", PC_SEV_NOTE, "a declared capability is not required by any feature",
+	  "remove the capability, or keep it if a planned feature needs it",
+	  "R3.4" },
+	{ "PC-CMD-001", PC_SEV_WARNING, "command name is handled by the TUI itself",
+	  "rename the command: the TUI consumes this slash word before plugin commands are consulted",
+	  "R2.8" },
+	{ "PC-CMD-002", PC_SEV_WARNING, "two commands share a name",
+	  "rename one: the host always runs the first declaration",
+	  "R7.2" },
+	{ "PC-HOOK-001", PC_SEV_WARNING, "unknown hook point",
+	  "use one of the 18 hook points; the host drops this entry with a warning",
+	  "R1.12" },
+	{ "PC-HOOK-002", PC_SEV_WARNING, "timeout_ms is 0",
+	  "a zero timeout makes every call time out; raise timeout_ms or remove it to get the default",
+	  "R5.11" },
+	{ "PC-HOOK-003", PC_SEV_NOTE, "pre_write/pre_read cover fewer tools than the docs say",
+	  "also register pre_tool if you must see patch, bulk_write, bulk_edit, delete, rename, mkdir, list_dir or bulk_read",
+	  "R4.6, R12.1.2" },
+	{ "PC-LOAD-001", PC_SEV_ERROR, "the host rejects the plugin",
+	  "fix the manifest error the host reports (see the message)",
+	  "R1.11" },
+	{ "PC-MAN-001", PC_SEV_WARNING, "manifest name differs from the directory name",
+	  "rename the directory or the plugin: install copies it to <root>/<name>, so paths differ after installation",
+	  "R2.5" },
+	{ "PC-MAN-002", PC_SEV_NOTE, "version is not a semantic version",
+	  "use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver",
+	  "§2.2, R12.2.1" },
+	{ "PC-MAN-003", PC_SEV_WARNING, "disable_tools names a tool that does not exist",
+	  "remove the entry or fix its spelling; the host does not validate these names",
+	  "R2.19" },
+	{ "PC-SCRIPT-001", PC_SEV_WARNING, "script is empty or a directory",
+	  "point the script at an executable file; this passes load and then fails every call with a spawn error",
+	  "R2.11" },
+	{ "PC-SCRIPT-002", PC_SEV_ERROR, "script's shebang line ends with a carriage return",
+	  "convert the file to LF line endings (dos2unix); the kernel looks for an interpreter named with a trailing CR",
+	  "R5.2" },
+	{ "PC-SCRIPT-003", PC_SEV_WARNING, "script's interpreter is not on the host's PATH",
+	  "install the interpreter or use an absolute path in the shebang",
+	  "R5.2, R5.3" },
+	{ "PC-SCRIPT-004", PC_SEV_WARNING, "directly executed script has no shebang",
+	  "add a #! line (e.g. #!/bin/sh); the host executes files without a .sh/.bash/.py extension directly",
+	  "R5.2" },
+	{ "PC-TOOL-001", PC_SEV_WARNING, "tool name collides with a built-in tool",
+	  "rename the tool, or set \"override\": true to replace the built-in on purpose",
+	  "R2.15" },
+	{ "PC-TOOL-002", PC_SEV_NOTE, "override on a name that is not a built-in tool",
+	  "remove \"override\": it only has an effect on built-in names",
+	  "R2.16" },
+	{ "PC-TOOL-003", PC_SEV_WARNING, "two tools share a name",
+	  "rename one: the host offers and dispatches only the first",
+	  "R6.3" },
+	{ "PC-TOOL-004", PC_SEV_NOTE, "tool parameters is not a JSON object",
+	  "declare parameters as a JSON Schema object; the host replaces anything else with an empty object schema",
+	  "§2.4" },
+};
+const size_t pc_nrules = sizeof(pc_rules) / sizeof(pc_rules[0]);
+
+const struct pc_rule *pc_rule_find(const char *id)
+{
+	for (size_t i = 0; i < pc_nrules; i++)
+		if (!strcmp(pc_rules[i].id, id))
+			return &pc_rules[i];
+	return NULL;
+}
+
+const char *pc_severity_name(enum pc_severity s)
+{
+	return s == PC_SEV_ERROR ? "error" : s == PC_SEV_WARNING ? "warning"
+								   : "note";
+}
+
+void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
+		     const char *fmt, ...)
+{
+	const struct pc_rule *r = pc_rule_find(id);
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	if (!r) {
+		fprintf(stderr, "plugcheck: BUG: unknown rule '%s'\n", id);
+		abort();
+	}
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 8;
+		f->v = pc_xreallocarray(f->v, f->alloc, sizeof(*f->v));
+	}
+	f->v[f->nr].rule = r;
+	f->v[f->nr].message = pc_buf_detach(&b, NULL);
+	f->v[f->nr].file = pc_xstrdup(file ? file : "");
+	f->nr++;
+}
+
+void pc_findings_release(struct pc_findings *f)
+{
+	for (size_t i = 0; i < f->nr; i++) {
+		free(f->v[i].message);
+		free(f->v[i].file);
+	}
+	free(f->v);
+	f->v = NULL;
+	f->nr = f->alloc = 0;
+}
+
+size_t pc_findings_count(const struct pc_findings *f, enum pc_severity s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nr; i++)
+		n += f->v[i].rule->severity == s;
+	return n;
+}
+
+cJSON *pc_findings_json(const struct pc_findings *f)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < f->nr; i++) {
+		cJSON *o = cJSON_CreateObject();
+		const struct pc_rule *r = f->v[i].rule;
+
+		cJSON_AddStringToObject(o, "id", r->id);
+		cJSON_AddStringToObject(o, "severity",
+					pc_severity_name(r->severity));
+		cJSON_AddStringToObject(o, "message", f->v[i].message);
+		cJSON_AddStringToObject(o, "fix", r->fix);
+		cJSON_AddStringToObject(o, "rule", r->spec);
+		cJSON_AddStringToObject(o, "file", f->v[i].file);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}

@@ -1,0 +1,253 @@
+/* pc_fire_out.c - the JSON and human forms of one firing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_fire.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+static cJSON *lossy(const struct pc_buf *b)
+{
+	struct pc_buf s = PC_BUF_INIT(PC_BUF_NOCAP);
+	cJSON *v;
+
+	pc_rust_lossy_utf8(&s, b->data ? b->data : "", b->len);
+	v = cJSON_CreateString(pc_buf_cstr(&s));
+	pc_buf_release(&s);
+	return v;
+}
+
+static cJSON *strvec(const struct pc_strvec *v)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < v->nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v->v[i]));
+	return a;
+}
+
+static void add_facts(cJSON *o, const struct pc_fire *f)
+{
+	const struct pc_proc_result *r = &f->x.proc;
+	cJSON *ev = cJSON_CreateArray();
+
+	if (f->x.spawned && r->has_status && !r->term_signal)
+		cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
+	else
+		cJSON_AddNullToObject(o, "exit_code");
+	if (f->x.spawned && r->term_signal)
+		cJSON_AddNumberToObject(o, "signal", r->term_signal);
+	else
+		cJSON_AddNullToObject(o, "signal");
+	cJSON_AddNumberToObject(o, "duration_ms", (double)r->wall_ms);
+	cJSON_AddNumberToObject(o, "stdout_bytes", (double)r->out.len);
+	cJSON_AddNumberToObject(o, "stderr_bytes", (double)r->err.len);
+	cJSON_AddNumberToObject(o, "leftover_processes", r->leftover_processes);
+	cJSON_AddBoolToObject(o, "spawned", f->x.spawned);
+	cJSON_AddItemToObject(o, "argv", strvec(&f->x.argv));
+	cJSON_AddItemToObject(o, "stdin", lossy(&f->x.stdin_json));
+	cJSON_AddItemToObject(o, "stdout", lossy(&r->out));
+	cJSON_AddItemToObject(o, "stderr", lossy(&r->err));
+	for (size_t i = 0; i < f->x.events.nr; i++) {
+		cJSON *e = NULL;
+
+		if (pc_serde_parse(f->x.events.v[i], strlen(f->x.events.v[i]),
+				   &e, NULL) == 0)
+			cJSON_AddItemToArray(ev, e);
+	}
+	cJSON_AddItemToObject(o, "events", ev);
+	cJSON_AddItemToObject(o, "host_log", strvec(&f->x.log));
+}
+
+static void add_hook(cJSON *o, const struct pc_hook_result *h)
+{
+	cJSON_AddStringToObject(o, "outcome", pc_outcome_name(h->outcome));
+	cJSON_AddBoolToObject(o, "allow", h->allow);
+	cJSON_AddStringToObject(o, "reason", h->reason ? h->reason : "");
+	if (h->modify)
+		cJSON_AddItemToObject(o, "modify", cJSON_Duplicate(h->modify, 1));
+	if (h->notify)
+		cJSON_AddStringToObject(o, "notify", h->notify);
+	if (h->status)
+		cJSON_AddStringToObject(o, "status", h->status);
+}
+
+static void add_result(cJSON *o, const struct pc_fire *f)
+{
+	switch (f->kind) {
+	case PC_FIRE_HOOK:
+		add_hook(o, &f->hook);
+		break;
+	case PC_FIRE_TOOL:
+	case PC_FIRE_COMMAND:
+		cJSON_AddStringToObject(o, "outcome",
+					pc_outcome_name(f->call.outcome));
+		cJSON_AddBoolToObject(o, "ok", f->call.ok);
+		cJSON_AddStringToObject(o, "output", f->call.output);
+		break;
+	case PC_FIRE_PROMPT:
+		cJSON_AddStringToObject(o, "mode", "agent_turn");
+		cJSON_AddBoolToObject(o, "ok", f->call.ok);
+		if (f->call.ok)
+			cJSON_AddStringToObject(o, "prompt", f->call.output);
+		else
+			cJSON_AddStringToObject(o, "error", f->call.output);
+		break;
+	case PC_FIRE_MEMORY:
+		cJSON_AddStringToObject(o, "outcome",
+					pc_outcome_name(f->mem.outcome));
+		cJSON_AddBoolToObject(o, "ok", f->mem.ok);
+		cJSON_AddStringToObject(o, "output", f->mem.output);
+		cJSON_AddStringToObject(o, "injection", f->mem.injection);
+		cJSON_AddStringToObject(o, "id", f->mem.id);
+		cJSON_AddItemToObject(o, "entries",
+				      cJSON_Duplicate(f->mem.entries, 1));
+		break;
+	case PC_FIRE_OAUTH:
+		cJSON_AddStringToObject(o, "outcome",
+					pc_outcome_name(f->oauth.outcome));
+		cJSON_AddBoolToObject(o, "ok", f->oauth.ok);
+		cJSON_AddStringToObject(o, "message", f->oauth.message);
+		if (f->oauth.flow)
+			cJSON_AddStringToObject(o, "flow", f->oauth.flow);
+		else
+			cJSON_AddNullToObject(o, "flow");
+		cJSON_AddItemToObject(o, "response",
+				      f->oauth.response
+					      ? cJSON_Duplicate(f->oauth.response, 1)
+					      : cJSON_CreateNull());
+		break;
+	}
+}
+
+cJSON *pc_fire_json(const struct pc_fire_opts *o, const struct pc_fire *f)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "point", o->point);
+	if (!f->plugin) {
+		cJSON_AddBoolToObject(j, "loaded", false);
+		cJSON_AddStringToObject(j, "host_error",
+					f->host_error ? f->host_error : "");
+		return j;
+	}
+	cJSON_AddBoolToObject(j, "loaded", true);
+	cJSON_AddStringToObject(j, "plugin", f->plugin->name);
+	add_result(j, f);
+	if (f->kind != PC_FIRE_PROMPT)
+		add_facts(j, f);
+	return j;
+}
+
+static void verdict(FILE *out, const struct pc_fire *f, const char *g,
+		    const char *r, const char *off)
+{
+	switch (f->kind) {
+	case PC_FIRE_HOOK:
+		fprintf(out, "verdict  %s%s%s (%s)\n", f->hook.allow ? g : r,
+			f->hook.allow ? "ALLOW" : "DENY", off,
+			pc_outcome_name(f->hook.outcome));
+		fprintf(out, "reason   %s\n", *f->hook.reason ? f->hook.reason
+							      : "(empty)");
+		if (f->hook.modify) {
+			char *m = pc_serde_to_string(f->hook.modify);
+
+			fprintf(out, "modify   %s\n", m);
+			free(m);
+		}
+		if (f->hook.notify)
+			fprintf(out, "notify   %s\n", f->hook.notify);
+		if (f->hook.status)
+			fprintf(out, "status   \"%s\"\n", f->hook.status);
+		break;
+	case PC_FIRE_TOOL:
+	case PC_FIRE_COMMAND:
+	case PC_FIRE_PROMPT:
+		fprintf(out, "verdict  %s%s%s\n", f->call.ok ? g : r,
+			f->call.ok ? "OK" : "FAILED", off);
+		fprintf(out, "%s %s\n",
+			f->kind == PC_FIRE_PROMPT && f->call.ok ? "prompt  "
+								: "output  ",
+			f->call.output);
+		break;
+	case PC_FIRE_MEMORY:
+		fprintf(out, "verdict  %s%s%s\noutput   %s\n", f->mem.ok ? g : r,
+			f->mem.ok ? "OK" : "FAILED", off, f->mem.output);
+		if (*f->mem.injection)
+			fprintf(out, "inject   %s\n", f->mem.injection);
+		break;
+	case PC_FIRE_OAUTH:
+		fprintf(out, "verdict  %s%s%s%s%s\n", f->oauth.ok ? g : r,
+			f->oauth.ok ? "OK" : "FAILED", off,
+			f->oauth.flow ? "  next: " : "",
+			f->oauth.flow ? f->oauth.flow : "");
+		if (*f->oauth.message)
+			fprintf(out, "message  %s\n", f->oauth.message);
+		break;
+	}
+}
+
+void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
+		   const struct pc_fire *f, bool color)
+{
+	const char *g = color ? "\033[32m" : "", *r = color ? "\033[31m" : "";
+	const char *off = color ? "\033[0m" : "";
+	const struct pc_proc_result *p = &f->x.proc;
+	struct pc_buf st = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	fprintf(out, "%s -> plugin '%s' (%s)\n", o->point, f->plugin->name,
+		o->path);
+	if (f->kind != PC_FIRE_PROMPT) {
+		fputs("argv    ", out);
+		for (size_t i = 0; i < f->x.argv.nr; i++)
+			fprintf(out, " %s", f->x.argv.v[i]);
+		fputc('\n', out);
+		pc_fire_show(out, "stdin", &f->x.stdin_json);
+		if (!f->x.spawned) {
+			fputs("(not spawned: the input is over the 1 MiB cap)\n", out);
+		} else {
+			pc_fire_show(out, "stdout", &p->out);
+			pc_fire_show(out, "stderr", &p->err);
+			if (p->has_status)
+				pc_rust_exit_status(&st, p->term_signal != 0,
+						    p->term_signal ? p->term_signal
+								   : p->exit_code,
+						    p->core_dumped);
+			fprintf(out, "process  %s, %s after %lld ms, %d leftover process(es) killed\n",
+				pc_proc_outcome_name(p->outcome),
+				p->has_status ? pc_buf_cstr(&st) : "no status",
+				(long long)p->wall_ms, p->leftover_processes);
+		}
+		for (size_t i = 0; i < f->x.events.nr; i++)
+			fprintf(out, "event    %s\n", f->x.events.v[i]);
+		for (size_t i = 0; i < f->x.log.nr; i++)
+			fprintf(out, "host log %s\n", f->x.log.v[i]);
+	}
+	verdict(out, f, g, r, off);
+	pc_buf_release(&st);
+}
+
+void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b)
+{
+	size_t max = 4096, n = b->len < max ? b->len : max;
+
+	if (!b->len) {
+		fprintf(out, "%-8s (empty)\n", label);
+		return;
+	}
+	fprintf(out, "%-8s %zu bytes\n  | ", label, b->len);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)b->data[i];
+
+		if (c == '\n')
+			fputs(i + 1 < n ? "\n  | " : "", out);
+		else if ((c < 0x20 && c != '\t') || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('\n', out);
+	if (n < b->len)
+		fprintf(out, "  ... %zu more bytes not shown\n", b->len - n);
+}

@@ -1,0 +1,296 @@
+/* pc_lint.c - static author-level checks over a loaded plugin. */
+#include "pc_lint.h"
+
+#include <sys/stat.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+static const char *const tui_words[] = {
+	"provider", "search-key", "oauth-code", "model", "stop", "exit",
+	"quit", "steer", "approval", "approvals", "advisor", "reasoning",
+	"thinking", "bash-timeout", "auto-compact", "sandbox", "no-network",
+	"mouse-wheel", "footer-metrics", "reduced-motion", "idle-timeout",
+	"max-session-tokens", "?", "settings", "keybinds", "theme", "copy",
+	"attach", "refresh", "memories", "resume", "status", "find", "skills",
+	"plugin-uninstall", "plugin-trust", "subagents-list",
+	"subagents-doctor", "subagents-status", "subagents-models",
+};
+
+static const char *basename_of(const char *dir, char *buf, size_t n)
+{
+	size_t len = strlen(dir);
+	const char *b;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	b = dir + len;
+	while (b > dir && b[-1] != '/')
+		b--;
+	snprintf(buf, n, "%.*s", (int)(dir + len - b), b);
+	return buf;
+}
+
+static bool is_semver(const char *v)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re,
+		    "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)"
+		    "(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$",
+		    REG_EXTENDED | REG_NOSUB))
+		return true;
+	ok = regexec(&re, v, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+/* Is `prog` found on the colon-separated `path`? */
+static bool on_path(const char *prog, const char *path)
+{
+	char *copy, *dir, *save = NULL;
+	bool found = false;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	copy = pc_xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = pc_fs_join(*dir ? dir : ".", prog);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+static bool direct_exec(const char *script)
+{
+	const char *base = strrchr(script, '/'), *dot;
+
+	base = base ? base + 1 : script;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return true;
+	return strcasecmp(dot, ".py") && strcasecmp(dot, ".sh") &&
+	       strcasecmp(dot, ".bash") && strcasecmp(dot, ".ps1");
+}
+
+/* R2.11 and R5.2 hygiene of one declared script. */
+static void check_script(struct pc_findings *f, const char *rel,
+			 const char *abs, const char *path)
+{
+	char line[512];
+	FILE *fp;
+	size_t n;
+
+	if (pc_fs_is_dir(abs)) {
+		pc_findings_add(f, "PC-SCRIPT-001", rel,
+				"script \"%s\" names a directory: the host loads the plugin, then every call fails to spawn",
+				rel);
+		return;
+	}
+	if (!direct_exec(abs) || !(fp = fopen(abs, "rb")))
+		return;
+	n = fread(line, 1, sizeof(line) - 1, fp);
+	fclose(fp);
+	line[n] = '\0';
+	if (n < 2 || line[0] != '#' || line[1] != '!') {
+		if (n >= 4 && !memcmp(line, "\177ELF", 4))
+			return;
+		pc_findings_add(f, "PC-SCRIPT-004", rel,
+				"script \"%s\" has no #! line and is executed directly",
+				rel);
+		return;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	if (strchr(line, '\r')) {
+		pc_findings_add(f, "PC-SCRIPT-002", rel,
+				"script \"%s\" starts with \"%.*s\\r\": the kernel cannot find that interpreter",
+				rel, (int)strcspn(line, "\r"), line);
+		return;
+	}
+	{
+		char *p = line + 2, *prog, *arg, *save = NULL;
+
+		prog = strtok_r(p, " \t", &save);
+		arg = strtok_r(NULL, " \t", &save);
+		if (prog && !strcmp(prog, "/usr/bin/env") && arg)
+			prog = arg;
+		if (prog && !on_path(prog, path))
+			pc_findings_add(f, "PC-SCRIPT-003", rel,
+					"script \"%s\" needs '%s', which is not on the host's PATH",
+					rel, prog);
+	}
+}
+
+static void check_hooks(struct pc_lint *l, const char *path)
+{
+	const struct pc_plugin *p = l->plugin;
+
+	for (int i = 0; i < PC_HOOK_COUNT; i++) {
+		const struct pc_hook_cfg *h = &p->hooks[i];
+
+		if (!h->present)
+			continue;
+		check_script(&l->findings, h->script_rel, h->script, path);
+		if (h->timeout_ms == 0)
+			pc_findings_add(&l->findings, "PC-HOOK-002", "plugin.json",
+					"hook '%s' has timeout_ms 0: every call times out",
+					pc_hook_point_name((enum pc_hook_point)i));
+	}
+	if (p->hooks[PC_HOOK_PRE_WRITE].present ||
+	    p->hooks[PC_HOOK_PRE_READ].present)
+		pc_findings_add(&l->findings, "PC-HOOK-003", "plugin.json",
+				"pre_write fires only for write_file and edit, pre_read only for read_file, grep and glob (not patch, bulk_*, delete, rename, mkdir, list_dir)");
+	for (size_t i = 0; i < p->log.nr; i++)
+		if (strstr(p->log.v[i], "unknown hook point"))
+			pc_findings_add(&l->findings, "PC-HOOK-001", "plugin.json",
+					"%s", p->log.v[i] + strlen("[plugins] "));
+}
+
+static void check_tools(struct pc_lint *l, const char *path)
+{
+	const struct pc_plugin *p = l->plugin;
+
+	for (size_t i = 0; i < p->ntools; i++) {
+		const struct pc_tool_cfg *t = &p->tools[i];
+		bool builtin = pc_is_builtin_tool(t->name);
+
+		check_script(&l->findings, t->script_rel, t->script, path);
+		if (builtin && !t->override_builtin)
+			pc_findings_add(&l->findings, "PC-TOOL-001", "plugin.json",
+					"tool '%s' is a built-in name: the host loads it, logs a collision and never calls it",
+					t->name);
+		if (!builtin && t->override_builtin)
+			pc_findings_add(&l->findings, "PC-TOOL-002", "plugin.json",
+					"tool '%s' sets override but no built-in has that name",
+					t->name);
+		if (t->parameters_replaced)
+			pc_findings_add(&l->findings, "PC-TOOL-004", "plugin.json",
+					"tool '%s': parameters is not an object; the model sees {\"properties\":{},\"type\":\"object\"}",
+					t->name);
+		if (t->timeout_ms == 0)
+			pc_findings_add(&l->findings, "PC-HOOK-002", "plugin.json",
+					"tool '%s' has timeout_ms 0: every call times out",
+					t->name);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->tools[k].name, t->name))
+				pc_findings_add(&l->findings, "PC-TOOL-003",
+						"plugin.json",
+						"tool '%s' is declared twice", t->name);
+	}
+}
+
+static void check_commands(struct pc_lint *l)
+{
+	const struct pc_plugin *p = l->plugin;
+
+	for (size_t i = 0; i < p->ncommands; i++) {
+		const char *n = p->commands[i].name;
+
+		for (size_t k = 0; k < sizeof(tui_words) / sizeof(*tui_words); k++)
+			if (!strcasecmp(n, tui_words[k]))
+				pc_findings_add(&l->findings, "PC-CMD-001",
+						"plugin.json",
+						"command '/%s' is consumed by the TUI before plugin commands",
+						n);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->commands[k].name, n))
+				pc_findings_add(&l->findings, "PC-CMD-002",
+						"plugin.json",
+						"command '%s' is declared twice", n);
+	}
+}
+
+static void check_manifest(struct pc_lint *l, const char *dir)
+{
+	const struct pc_plugin *p = l->plugin;
+	char base[256];
+
+	if (strcmp(basename_of(dir, base, sizeof(base)), p->name))
+		pc_findings_add(&l->findings, "PC-MAN-001", "plugin.json",
+				"name '%s' differs from the directory name '%s'",
+				p->name, base);
+	if (!is_semver(p->version))
+		pc_findings_add(&l->findings, "PC-MAN-002", "plugin.json",
+				"version '%s' is not MAJOR.MINOR.PATCH", p->version);
+	for (size_t i = 0; i < p->disable_tools.nr; i++) {
+		const char *n = p->disable_tools.v[i];
+		bool known = pc_is_builtin_tool(n);
+
+		for (size_t k = 0; k < p->ntools && !known; k++)
+			known = !strcmp(p->tools[k].name, n);
+		if (!known)
+			pc_findings_add(&l->findings, "PC-MAN-003", "plugin.json",
+					"disable_tools entry '%s' is neither a built-in nor one of this plugin's tools",
+					n);
+	}
+	if (!p->capabilities_declared) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		for (size_t i = 0; i < p->required.nr; i++)
+			pc_buf_addf(&b, "%s\"%s\"", i ? ", " : "", p->required.v[i]);
+		pc_findings_add(&l->findings, "PC-CAP-001", "plugin.json",
+				"no \"capabilities\": the host infers [%s]",
+				pc_buf_cstr(&b));
+		pc_buf_release(&b);
+	}
+	for (size_t i = 0; p->capabilities_declared && i < p->capabilities.nr; i++) {
+		bool req = false;
+
+		for (size_t k = 0; k < p->required.nr && !req; k++)
+			req = !strcmp(p->required.v[k], p->capabilities.v[i]);
+		if (!req)
+			pc_findings_add(&l->findings, "PC-CAP-002", "plugin.json",
+					"capability '%s' is declared but no feature requires it",
+					p->capabilities.v[i]);
+	}
+}
+
+int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
+		   const char *path, struct pc_lint *l)
+{
+	struct pc_err err = PC_ERR_INIT;
+
+	if (pc_manifest_load(dir, env, &l->plugin, &err) < 0) {
+		char *line = pc_manifest_load_error_line(dir, err.msg);
+
+		l->host_error = pc_xstrdup(err.msg);
+		pc_strvec_pushf(&l->host_log, "[plugins] %s", line);
+		pc_findings_add(&l->findings, "PC-LOAD-001", "plugin.json",
+				"%s", line);
+		free(line);
+		return 0;
+	}
+	for (size_t i = 0; i < l->plugin->log.nr; i++)
+		pc_strvec_push(&l->host_log, l->plugin->log.v[i]);
+	check_manifest(l, dir);
+	check_hooks(l, path);
+	check_tools(l, path);
+	check_commands(l);
+	if (l->plugin->memory)
+		check_script(&l->findings, "memory_provider.script",
+			     l->plugin->memory->script, path);
+	return 0;
+}
+
+void pc_lint_release(struct pc_lint *l)
+{
+	pc_plugin_free(l->plugin);
+	free(l->host_error);
+	pc_strvec_release(&l->host_log);
+	pc_findings_release(&l->findings);
+	l->plugin = NULL;
+	l->host_error = NULL;
+}

@@ -1,0 +1,33 @@
+/* pc_lint.h - plugcheck's static checks: what the host will do to a
+ * plugin without running any of its scripts.
+ *
+ * pc_lint_plugin() loads `dir` through the reference host
+ * (pc_manifest_load) and then runs the author-level checks the host does
+ * not make but users need (rules PC-MAN-*, PC-HOOK-*, PC-TOOL-*,
+ * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*; see pc_finding.c). No script is run.
+ */
+#ifndef PC_LINT_H
+#define PC_LINT_H
+
+#include "pc_finding.h"
+#include "pc_manifest.h"
+
+struct pc_lint {
+	struct pc_plugin *plugin;   /* NULL when the host rejects it */
+	char *host_error;	    /* load_plugin_from_dir's error, or NULL */
+	struct pc_strvec host_log;  /* the host's stderr lines while loading */
+	struct pc_findings findings;
+};
+
+#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT }
+
+/* pc_lint_plugin - load and statically check the plugin in `dir` with the
+ * host facts `env` (HOME, CODEX_HOME) and the host's PATH `path` (for
+ * interpreter lookups; may be NULL). Fills `l` (caller releases with
+ * pc_lint_release). Returns 0; a rejected plugin is a finding
+ * (PC-LOAD-001) with l->plugin NULL and l->host_error set. */
+int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
+		   const char *path, struct pc_lint *l);
+void pc_lint_release(struct pc_lint *l);
+
+#endif

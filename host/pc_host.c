@@ -1,0 +1,314 @@
+/* pc_host.c - the host runtime: environment, program choice, one run. */
+#include "pc_host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_host_impl.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_time.h"
+#include "pc_xalloc.h"
+
+void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
+		  const char *session_path)
+{
+	pc_strvec_init(&h->env);
+	for (size_t i = 0; envp && envp[i]; i++)
+		pc_strvec_push(&h->env, envp[i]);
+	h->workspace = pc_xstrdup(workspace);
+	h->session_path = pc_xstrdup(session_path ? session_path : "");
+	h->python = NULL;
+	h->timestamp = 0;
+}
+
+void pc_host_release(struct pc_host *h)
+{
+	pc_strvec_release(&h->env);
+	free(h->workspace);
+	free(h->session_path);
+	free(h->python);
+	h->workspace = h->session_path = h->python = NULL;
+}
+
+const char *pc_host_getenv(const struct pc_host *h, const char *name)
+{
+	size_t n = strlen(name);
+	const char *found = NULL;
+
+	for (size_t i = 0; i < h->env.nr; i++)
+		if (!strncmp(h->env.v[i], name, n) && h->env.v[i][n] == '=')
+			found = h->env.v[i] + n + 1;
+	return found;
+}
+
+const char *pc_host_session_file_name(const struct pc_host *h)
+{
+	const char *s = strrchr(h->session_path, '/');
+
+	return s ? s + 1 : h->session_path;
+}
+
+uint64_t pc__host_now(const struct pc_host *h)
+{
+	return h->timestamp ? h->timestamp : pc_time_unix_s();
+}
+
+void pc_exchange_init(struct pc_exchange *x)
+{
+	struct pc_proc_result r = PC_PROC_RESULT_INIT(PC_MAX_IO_BYTES,
+						      PC_MAX_IO_BYTES);
+
+	pc_buf_init(&x->stdin_json, PC_BUF_NOCAP);
+	pc_strvec_init(&x->argv);
+	x->spawned = false;
+	x->proc = r;
+	pc_strvec_init(&x->events);
+	pc_strvec_init(&x->log);
+}
+
+void pc_exchange_release(struct pc_exchange *x)
+{
+	pc_buf_release(&x->stdin_json);
+	pc_strvec_release(&x->argv);
+	pc_proc_result_release(&x->proc);
+	pc_strvec_release(&x->events);
+	pc_strvec_release(&x->log);
+}
+
+const char *pc_outcome_name(enum pc_outcome o)
+{
+	static const char *const names[] = {
+		"ok",		"timeout",	"exit",
+		"spawn_error",	"empty_stdout", "invalid_json",
+		"input_too_large", "output_too_large",
+	};
+
+	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o]
+							       : "unknown";
+}
+
+/* R5.3: the cleared environment, plus `extra` ("K=V" strings). */
+static void child_env(const struct pc_host *h, const struct pc_strvec *extra,
+		      struct pc_strvec *env)
+{
+	static const char *const keep[] = {
+		"PATH", "HOME", "TMPDIR", "USER", "ENGRAPHIS_DB_PATH",
+		"ENGRAPHIS_EMBED_MODEL", "ENGRAPHIS_EMBED_DIM",
+		"ENGRAPHIS_EXTRACTOR", "ENGRAPHIS_WORKSPACES", "PYTHONPATH",
+	};
+
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		const char *v = pc_host_getenv(h, keep[i]);
+
+		if (v)
+			pc_strvec_pushf(env, "%s=%s", keep[i], v);
+	}
+	for (size_t i = 0; extra && i < extra->nr; i++)
+		pc_strvec_push(env, extra->v[i]);
+}
+
+/* R5.2: python3 if `python3 --version` succeeds, else python, else
+ * python3; probed once with the host's full environment. */
+static const char *python(struct pc_host *h)
+{
+	static const char *const cands[] = { "python3", "python" };
+
+	for (size_t i = 0; !h->python && i < 2; i++) {
+		struct pc_proc_opts o = PC_PROC_OPTS_INIT;
+		struct pc_proc_result r = PC_PROC_RESULT_INIT(65536, 65536);
+
+		pc_strvec_push(&o.argv, cands[i]);
+		pc_strvec_push(&o.argv, "--version");
+		for (size_t k = 0; k < h->env.nr; k++)
+			pc_strvec_push(&o.env, h->env.v[k]);
+		o.timeout_ms = 10000;
+		o.flags = PC_PROC_STDIN_DEVNULL;
+		if (pc_proc_run(&o, &r, NULL) == 0 &&
+		    r.outcome == PC_PROC_EXITED && r.has_status &&
+		    !r.term_signal && r.exit_code == 0)
+			h->python = pc_xstrdup(cands[i]);
+		pc_proc_result_release(&r);
+		pc_proc_opts_release(&o);
+	}
+	if (!h->python)
+		h->python = pc_xstrdup("python3");
+	return h->python;
+}
+
+/* Lower-cased extension of the last path component, as Path::extension
+ * (none for a dotfile such as ".py"). */
+static void extension(const char *path, char out[8])
+{
+	const char *base = strrchr(path, '/'), *dot;
+	size_t i = 0;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	out[0] = '\0';
+	if (!dot || dot == base)
+		return;
+	for (dot++; *dot && i < 7; dot++)
+		out[i++] = (char)((*dot >= 'A' && *dot <= 'Z') ? *dot + 32 : *dot);
+	out[i] = '\0';
+	if (*dot)
+		out[0] = '\0';
+}
+
+void pc__host_argv(struct pc_host *h, const char *script,
+		   struct pc_strvec *argv)
+{
+	char ext[8];
+	const char *shell;
+
+	extension(script, ext);
+	if (!strcmp(ext, "py")) {
+		pc_strvec_push(argv, python(h));
+	} else if (!strcmp(ext, "sh") || !strcmp(ext, "bash")) {
+		shell = pc_host_getenv(h, "CATALYST_CODE_SHELL");
+		pc_strvec_push(argv, shell ? shell : "bash");
+	} else if (!strcmp(ext, "ps1")) {
+		pc_strvec_push(argv, "pwsh");
+		pc_strvec_push(argv, "-NoProfile");
+		pc_strvec_push(argv, "-NonInteractive");
+		pc_strvec_push(argv, "-ExecutionPolicy");
+		pc_strvec_push(argv, "Bypass");
+		pc_strvec_push(argv, "-File");
+	}
+	pc_strvec_push(argv, script);
+}
+
+int pc__host_run(struct pc_host *h, const char *script, uint64_t timeout_ms,
+		 const struct pc_strvec *extra_env, struct pc_exchange *x,
+		 struct pc_err *err)
+{
+	struct pc_proc_opts o = PC_PROC_OPTS_INIT;
+	int rc;
+
+	pc__host_argv(h, script, &x->argv);
+	for (size_t i = 0; i < x->argv.nr; i++)
+		pc_strvec_push(&o.argv, x->argv.v[i]);
+	child_env(h, extra_env, &o.env);
+	o.stdin_data = x->stdin_json.data;
+	o.stdin_len = x->stdin_json.len;
+	o.timeout_ms = timeout_ms > INT64_MAX / 2 ? INT64_MAX / 2
+						   : (int64_t)timeout_ms;
+	o.stdin_timeout_ms = o.timeout_ms > 1000 ? o.timeout_ms : 1000;
+	o.stdout_max = PC_MAX_IO_BYTES;
+	o.stderr_max = PC_MAX_IO_BYTES;
+	o.flags = PC_PROC_STDIN_FIRST;
+	x->spawned = true;
+	rc = pc_proc_run(&o, &x->proc, err);
+	pc_proc_opts_release(&o);
+	return rc;
+}
+
+enum pc__verdict pc__host_verdict(const struct pc_exchange *x,
+				  const char *script, const char *spawn_label,
+				  struct pc_buf *msg)
+{
+	const struct pc_proc_result *r = &x->proc;
+
+	switch (r->outcome) {
+	case PC_PROC_EXITED:
+		return PC__V_DONE;
+	case PC_PROC_TIMEOUT:
+	case PC_PROC_STDIN_TIMEOUT:
+		return PC__V_TIMEOUT;
+	case PC_PROC_SPAWN_ERROR:
+		pc_buf_addf(msg, "failed to spawn %s ", spawn_label);
+		pc_rust_debug_str(msg, script, strlen(script));
+		pc_buf_adds(msg, ": ");
+		pc_rust_io_error(msg, r->spawn_errno);
+		return PC__V_SPAWN;
+	case PC_PROC_STDOUT_OVERFLOW:
+		pc_buf_adds(msg, "plugin stdout exceeds the 1048576 byte limit");
+		return PC__V_OVERFLOW;
+	case PC_PROC_STDERR_OVERFLOW:
+		pc_buf_adds(msg, "plugin stderr exceeds the 1048576 byte limit");
+		return PC__V_OVERFLOW;
+	case PC_PROC_READ_ERROR:
+	default:
+		pc_rust_io_error(msg, r->read_errno);
+		return PC__V_SPAWN;
+	}
+}
+
+bool pc__host_failed_exit(const struct pc_exchange *x, struct pc_buf *status)
+{
+	const struct pc_proc_result *r = &x->proc;
+
+	if (!r->term_signal && r->exit_code == 0)
+		return false;
+	pc_rust_exit_status(status, r->term_signal != 0,
+			    r->term_signal ? r->term_signal : r->exit_code,
+			    r->core_dumped);
+	pc_buf_adds(status, ": ");
+	{
+		struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
+		size_t start, n;
+
+		pc_rust_lossy_utf8(&lossy, x->proc.err.data ? x->proc.err.data : "",
+				   x->proc.err.len);
+		n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
+		pc_buf_add(status, pc_buf_cstr(&lossy) + start, n);
+		pc_buf_release(&lossy);
+	}
+	return true;
+}
+
+char *pc__host_trimmed_stdout(const struct pc_exchange *x)
+{
+	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t start, n;
+	char *s;
+
+	pc_rust_lossy_utf8(&lossy, x->proc.out.data ? x->proc.out.data : "",
+			   x->proc.out.len);
+	n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
+	s = pc_xmemdup(pc_buf_cstr(&lossy) + start, n);
+	pc_buf_release(&lossy);
+	return s;
+}
+
+void pc__host_side_effects(struct pc_exchange *x, const char *plugin,
+			   const char *notify, const char *status)
+{
+	if (notify && *notify) {
+		cJSON *e = cJSON_CreateObject();
+		char *m = pc_xasprintf("[%s] %s", plugin, notify);
+
+		cJSON_AddStringToObject(e, "type", "info");
+		cJSON_AddStringToObject(e, "message", m);
+		pc_strvec_push_nodup(&x->events, pc_serde_to_string(e));
+		cJSON_Delete(e);
+		free(m);
+	}
+	if (status) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "type", "plugin_status");
+		cJSON_AddStringToObject(e, "plugin", plugin);
+		cJSON_AddStringToObject(e, "text", status);
+		pc_strvec_push_nodup(&x->events, pc_serde_to_string(e));
+		cJSON_Delete(e);
+	}
+}
+
+void pc_apply_modify(cJSON *args, const cJSON *modify)
+{
+	const cJSON *kv;
+
+	if (!cJSON_IsObject(args) || !cJSON_IsObject(modify))
+		return;
+	cJSON_ArrayForEach(kv, modify)
+	{
+		cJSON *copy = cJSON_Duplicate(kv, 1);
+
+		if (cJSON_GetObjectItemCaseSensitive(args, kv->string))
+			cJSON_ReplaceItemInObjectCaseSensitive(args, kv->string,
+							       copy);
+		else
+			cJSON_AddItemToObject(args, kv->string, copy);
+	}
+}

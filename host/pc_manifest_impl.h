@@ -1,0 +1,27 @@
+/* pc_manifest_impl.h - private to host/: Rust path semantics and script
+ * validation shared by the manifest loader's files. */
+#ifndef PC_MANIFEST_IMPL_H
+#define PC_MANIFEST_IMPL_H
+
+#include <stdbool.h>
+
+#include "pc_err.h"
+#include "pc_strvec.h"
+
+/* Rust Path::components of `p` ("/" for the root, leading "." kept). */
+void pc__path_components(const char *p, struct pc_strvec *out);
+/* A ".." component is present (R2.9.1). */
+bool pc__path_has_parent(const char *p);
+/* Path::starts_with: component-wise prefix. */
+bool pc__path_starts_with(const char *path, const char *base);
+/* PathBuf::join: an absolute `rel` replaces `base`. New string. */
+char *pc__path_join(const char *base, const char *rel);
+/* validate_plugin_script (R2.9, R2.10) with `prefix` "hook script" or
+ * "script"; *out gets the canonical path (new string). PC_EMANIFEST. */
+int pc__validate_script(const char *canon_dir, const char *rel,
+			const char *prefix, char **out, struct pc_err *err);
+/* validate_prompt_file (R2.12). PC_EMANIFEST. */
+int pc__validate_prompt_file(const char *canon_dir, const char *rel,
+			     char **out, struct pc_err *err);
+
+#endif

@@ -1,0 +1,569 @@
+/* pc_manifest_load.c - load_plugin_from_dir in the host's order (R2.9). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_manifest.h"
+#include "pc_manifest_impl.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static uint64_t ju64(const cJSON *o, const char *k, uint64_t def)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	if (!cJSON_IsNumber(v))
+		return def;
+	if (v->valuestring)
+		return strtoull(v->valuestring, NULL, 10);
+	return (uint64_t)v->valuedouble;
+}
+
+static bool jbool(const cJSON *o, const char *k)
+{
+	return cJSON_IsTrue(pc_serde_get(o, k));
+}
+
+static char *dupor(const char *s, const char *def)
+{
+	return pc_xstrdup(s ? s : def);
+}
+
+/* Rust str::trim, as a new string. */
+static char *trimmed(const char *s)
+{
+	size_t start, n = pc_rust_trim(s, strlen(s), &start);
+
+	return pc_xmemdup(s + start, n);
+}
+
+static bool trims_nonempty(const char *s)
+{
+	size_t start;
+
+	return s && pc_rust_trim(s, strlen(s), &start) > 0;
+}
+
+static int check_name(const char *name, struct pc_err *err)
+{
+	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	if (!*name)
+		return pc_err_set(err, PC_EMANIFEST, "plugin name is empty");
+	if (strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/') &&
+	    !strchr(name, '\\'))
+		return 0;
+	pc_rust_debug_str(&q, name, strlen(name));
+	pc_err_set(err, PC_EMANIFEST,
+		   "plugin name contains a path separator: %s", pc_buf_cstr(&q));
+	pc_buf_release(&q);
+	return PC_EMANIFEST;
+}
+
+static void add_unique(struct pc_strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return;
+	pc_strvec_push(v, s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sort_vec(struct pc_strvec *v)
+{
+	if (v->nr > 1)
+		qsort(v->v, v->nr, sizeof(*v->v), cmp_str);
+}
+
+/* R3.2: the required set, from the raw manifest. */
+static void infer_required(const cJSON *m, struct pc_strvec *req)
+{
+	const cJSON *hooks = pc_serde_get(m, "hooks");
+	const cJSON *tools = pc_serde_get(m, "tools");
+	const cJSON *cmds = pc_serde_get(m, "commands");
+	const cJSON *h, *t, *c;
+	bool sub = cJSON_GetArraySize(hooks) > 0 ||
+		   cJSON_GetArraySize(tools) > 0 ||
+		   pc_serde_get(m, "oauth") ||
+		   pc_serde_get(m, "memory_provider");
+
+	cJSON_ArrayForEach(c, cmds) if (trims_nonempty(jstr(c, "script")))
+		sub = true;
+	if (sub)
+		add_unique(req, "execute_subprocess");
+	cJSON_ArrayForEach(h, hooks)
+	{
+		const char *k = h->string;
+
+		if (jbool(h, "pass_args"))
+			add_unique(req, "receive_tool_arguments");
+		if (!strcmp(k, "pre_input") || !strcmp(k, "pre_context") ||
+		    !strcmp(k, "pre_turn") || !strcmp(k, "turn_start"))
+			add_unique(req, "receive_prompts");
+		if (!strcmp(k, "post_tool") || !strcmp(k, "turn_end") ||
+		    !strcmp(k, "session_stop"))
+			add_unique(req, "receive_model_responses");
+	}
+	if (cJSON_GetArraySize(tools) > 0) {
+		add_unique(req, "register_tools");
+		cJSON_ArrayForEach(t, tools)
+		{
+			const char *kind = jstr(t, "kind");
+
+			add_unique(req, kind && !strcmp(kind, "readonly")
+						? "read_workspace"
+						: "write_workspace");
+		}
+	}
+	if (cJSON_GetArraySize(cmds) > 0)
+		add_unique(req, "register_commands");
+	if (pc_serde_get(m, "oauth")) {
+		add_unique(req, "register_providers");
+		add_unique(req, "access_network");
+		add_unique(req, "access_secrets");
+	}
+	if (pc_serde_get(m, "memory_provider"))
+		add_unique(req, "register_memory_backend");
+	sort_vec(req);
+}
+
+static int join_error(struct pc_err *err, const char *head,
+		      const struct pc_strvec *v)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	for (size_t i = 0; i < v->nr; i++)
+		pc_buf_addf(&b, "%s%s", i ? ", " : "", v->v[i]);
+	pc_err_set(err, PC_EMANIFEST, "%s%s", head, pc_buf_cstr(&b));
+	pc_buf_release(&b);
+	return PC_EMANIFEST;
+}
+
+/* validate_manifest_capabilities (R2.6, R3.3, R3.4). */
+static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
+{
+	const cJSON *m = p->manifest, *decl = pc_serde_get(m, "capabilities");
+	struct pc_strvec unknown = PC_STRVEC_INIT, missing = PC_STRVEC_INIT;
+	const cJSON *c;
+	int rc = 0;
+
+	p->protocol_version = (uint32_t)ju64(m, "protocol_version", 1);
+	if (p->protocol_version > 1)
+		return pc_err_set(err, PC_EMANIFEST,
+				  "plugin protocol version %u is newer than supported (1)",
+				  p->protocol_version);
+	infer_required(m, &p->required);
+	if (!decl) {
+		for (size_t i = 0; i < p->required.nr; i++)
+			pc_strvec_push(&p->capabilities, p->required.v[i]);
+		return 0;
+	}
+	p->capabilities_declared = true;
+	/* The host collects unknowns from a HashSet: unspecified order. We
+	 * sort them, so a single unknown is byte-identical. */
+	cJSON_ArrayForEach(c, decl) if (!pc_is_capability(c->valuestring))
+		add_unique(&unknown, c->valuestring);
+	sort_vec(&unknown);
+	if (unknown.nr) {
+		rc = join_error(err, "plugin declares unknown capabilities: ",
+				&unknown);
+		goto out;
+	}
+	for (size_t i = 0; i < p->required.nr; i++) {
+		bool have = false;
+
+		cJSON_ArrayForEach(c, decl) if (!strcmp(c->valuestring,
+							p->required.v[i]))
+			have = true;
+		if (!have)
+			pc_strvec_push(&missing, p->required.v[i]);
+	}
+	if (missing.nr) {
+		rc = join_error(err,
+				"plugin is denied because its manifest is missing required capabilities: ",
+				&missing);
+		goto out;
+	}
+	cJSON_ArrayForEach(c, decl) add_unique(&p->capabilities, c->valuestring);
+	sort_vec(&p->capabilities);
+out:
+	pc_strvec_release(&unknown);
+	pc_strvec_release(&missing);
+	return rc;
+}
+
+/* Hooks, in the decoded map's order (the host's HashMap order is
+ * unspecified, which only matters when several hooks are bad). */
+static int load_hooks(struct pc_plugin *p, struct pc_err *err)
+{
+	const cJSON *h;
+
+	cJSON_ArrayForEach(h, pc_serde_get(p->manifest, "hooks"))
+	{
+		int point = pc_hook_point_parse(h->string);
+		struct pc_hook_cfg *cfg;
+		char *script;
+		int rc;
+
+		if (point < 0) {
+			pc_strvec_pushf(&p->log,
+					"[plugins] unknown hook point '%s' in plugin '%s'; skipping",
+					h->string, p->name);
+			continue;
+		}
+		rc = pc__validate_script(p->source_path, jstr(h, "script"),
+					 "hook script", &script, err);
+		if (rc)
+			return rc;
+		cfg = &p->hooks[point];
+		free(cfg->script);
+		free(cfg->script_rel);
+		cfg->present = true;
+		cfg->script = script;
+		cfg->script_rel = pc_xstrdup(jstr(h, "script"));
+		cfg->timeout_declared = pc_serde_get(h, "timeout_ms") != NULL;
+		cfg->timeout_ms = ju64(h, "timeout_ms",
+				       pc_hook_default_timeout_ms(point));
+		cfg->pass_args = jbool(h, "pass_args");
+	}
+	return 0;
+}
+
+static int load_tools(struct pc_plugin *p, struct pc_err *err)
+{
+	const cJSON *tools = pc_serde_get(p->manifest, "tools"), *t;
+
+	p->tools = pc_xcalloc((size_t)cJSON_GetArraySize(tools) + 1,
+			      sizeof(*p->tools));
+	cJSON_ArrayForEach(t, tools)
+	{
+		struct pc_tool_cfg *tc = &p->tools[p->ntools];
+		const char *name = jstr(t, "name"), *kind = jstr(t, "kind");
+		const cJSON *params = pc_serde_get(t, "parameters");
+		int rc;
+
+		if (!*name)
+			return pc_err_set(err, PC_EMANIFEST,
+					  "plugin declares a tool with an empty name");
+		rc = pc__validate_script(p->source_path, jstr(t, "script"),
+					 "script", &tc->script, err);
+		if (rc)
+			return rc;
+		p->ntools++;
+		tc->name = pc_xstrdup(name);
+		tc->script_rel = pc_xstrdup(jstr(t, "script"));
+		tc->description = dupor(jstr(t, "description"), "");
+		tc->timeout_ms = ju64(t, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+		if (!kind)
+			kind = "destructive";
+		if (strcmp(kind, "readonly") && strcmp(kind, "destructive"))
+			return pc_err_set(err, PC_EMANIFEST,
+					  "tool '%s' has invalid kind '%s' (use 'readonly' or 'destructive')",
+					  name, kind);
+		tc->readonly = !strcmp(kind, "readonly");
+		tc->override_builtin = jbool(t, "override");
+		if (cJSON_IsObject(params)) {
+			tc->parameters = cJSON_Duplicate(params, 1);
+		} else {
+			tc->parameters = cJSON_CreateObject();
+			cJSON_AddStringToObject(tc->parameters, "type",
+						"object");
+			cJSON_AddItemToObject(tc->parameters, "properties",
+					      cJSON_CreateObject());
+			tc->parameters_replaced = true;
+		}
+	}
+	return 0;
+}
+
+/* R2.7 steps 3-4: the mode matrix. Returns 1 Script, 2 AgentTurn, or an
+ * error. */
+static int command_mode(const cJSON *c, const char *name, struct pc_err *err)
+{
+	bool hs = trims_nonempty(jstr(c, "script"));
+	bool hp = trims_nonempty(jstr(c, "prompt_file"));
+	const char *mode = jstr(c, "mode");
+
+	if (hs && hp)
+		return pc_err_set(err, PC_EMANIFEST,
+				  "command '%s' declares both `script` and `prompt_file`; use exactly one",
+				  name);
+	if (!hs && !hp)
+		return pc_err_set(err, PC_EMANIFEST,
+				  "command '%s' declares neither `script` nor `prompt_file`; set one",
+				  name);
+	if (hs && mode && strcmp(mode, "script"))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "command '%s' has `script` but mode=\"%s\" (expected \"script\")",
+				  name, mode);
+	if (hp && mode && strcmp(mode, "agent_turn"))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "command '%s' has `prompt_file` but mode=\"%s\" (expected \"agent_turn\")",
+				  name, mode);
+	return hs ? 1 : 2;
+}
+
+static int load_command(struct pc_plugin *p, const cJSON *c,
+			struct pc_err *err)
+{
+	char *name = trimmed(jstr(c, "name"));
+	const char *n = name[0] == '/' ? name + 1 : name;
+	struct pc_command_cfg *cc;
+	int mode, rc;
+
+	if (!*n) {
+		free(name);
+		return 0;
+	}
+	if (pc_is_reserved_command(n)) {
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"command '%s' collides with a reserved builtin slash command",
+				n);
+		goto out;
+	}
+	mode = rc = command_mode(c, n, err);
+	if (rc < 0)
+		goto out;
+	cc = &p->commands[p->ncommands];
+	if (mode == 1)
+		rc = pc__validate_script(p->source_path, jstr(c, "script"),
+					 "script", &cc->script, err);
+	else
+		rc = pc__validate_prompt_file(p->source_path,
+					      jstr(c, "prompt_file"),
+					      &cc->prompt_file, err);
+	if (rc)
+		goto out;
+	p->ncommands++;
+	cc->name = pc_xstrdup(n);
+	cc->description = dupor(jstr(c, "description"), "");
+	cc->agent_turn = mode == 2;
+	cc->timeout_ms = ju64(c, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+out:
+	free(name);
+	return rc;
+}
+
+static int load_commands(struct pc_plugin *p, struct pc_err *err)
+{
+	const cJSON *cmds = pc_serde_get(p->manifest, "commands"), *c;
+
+	p->commands = pc_xcalloc((size_t)cJSON_GetArraySize(cmds) + 1,
+				 sizeof(*p->commands));
+	cJSON_ArrayForEach(c, cmds)
+	{
+		int rc = load_command(p, c, err);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int load_memory(struct pc_plugin *p, struct pc_err *err)
+{
+	const cJSON *m = pc_serde_get(p->manifest, "memory_provider");
+	char *script;
+	int rc;
+
+	if (!m)
+		return 0;
+	if (!trims_nonempty(jstr(m, "script")))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "memory_provider.script is empty");
+	rc = pc__validate_script(p->source_path, jstr(m, "script"), "script",
+				 &script, err);
+	if (rc)
+		return rc;
+	p->memory = pc_xcalloc(1, sizeof(*p->memory));
+	p->memory->script = script;
+	p->memory->timeout_ms = ju64(m, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+	return 0;
+}
+
+int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
+		   struct pc_err *err);
+
+static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
+		       struct pc_err *err)
+{
+	const cJSON *m = p->manifest, *d;
+	int rc;
+
+	p->name = pc_xstrdup(jstr(m, "name"));
+	p->version = pc_xstrdup(jstr(m, "version"));
+	p->description = dupor(jstr(m, "description"), "");
+	p->system_prompt = dupor(jstr(m, "system_prompt"), "");
+	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
+		pc_strvec_push(&p->disable_tools, d->valuestring);
+	if ((rc = check_name(p->name, err)) ||
+	    (rc = check_capabilities(p, err)))
+		return rc;
+	p->source_path = pc_fs_realpath(p->dir);
+	if (!p->source_path)
+		p->source_path = pc_xstrdup(p->dir);
+	if ((rc = load_hooks(p, err)) || (rc = load_tools(p, err)) ||
+	    (rc = load_commands(p, err)) || (rc = pc__load_oauth(p, env, err)))
+		return rc;
+	return load_memory(p, err);
+}
+
+/* R2.1: read_to_string then serde. */
+static int read_manifest(const char *path, struct pc_buf *raw,
+			 struct pc_err *err)
+{
+	struct pc_err ferr = PC_ERR_INIT;
+	size_t start;
+	int rc = pc_fs_read_capped(path, raw, &ferr);
+	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	if (rc == PC_EFBIG)
+		return pc_err_set(err, PC_EMANIFEST,
+				  "cannot read plugin.json: plugcheck refuses manifests over %zu bytes",
+				  raw->max);
+	if (rc) {
+		pc_rust_io_error(&msg, ferr.sys_errno);
+		pc_err_set(err, PC_EMANIFEST, "cannot read plugin.json: %s",
+			   pc_buf_cstr(&msg));
+		pc_buf_release(&msg);
+		return PC_EMANIFEST;
+	}
+	(void)start;
+	for (size_t i = 0; i < raw->len;) {
+		unsigned cp;
+		size_t k = pc_rust_utf8_next(raw->data + i, raw->len - i, &cp);
+
+		if (!k)
+			return pc_err_set(err, PC_EMANIFEST,
+					  "cannot read plugin.json: stream did not contain valid UTF-8");
+		i += k;
+	}
+	return 0;
+}
+
+int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
+		     struct pc_plugin **out, struct pc_err *err)
+{
+	struct pc_plugin *p = pc_xcalloc(1, sizeof(*p));
+	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
+	struct pc_err perr = PC_ERR_INIT;
+	char *path = pc_fs_join(dir, "plugin.json");
+	int rc;
+
+	*out = NULL;
+	pc_strvec_init(&p->capabilities);
+	pc_strvec_init(&p->required);
+	pc_strvec_init(&p->disable_tools);
+	pc_strvec_init(&p->log);
+	p->dir = pc_xstrdup(dir);
+	p->enabled = true;
+	rc = read_manifest(path, &raw, err);
+	if (!rc && pc_serde_decode(raw.data ? raw.data : "", raw.len,
+				   &pc_serde_plugin_manifest, &p->manifest,
+				   &perr) < 0)
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"plugin.json parse error: %s", perr.msg);
+	if (!rc)
+		rc = load_parsed(p, env, err);
+	free(path);
+	pc_buf_release(&raw);
+	if (rc) {
+		pc_plugin_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+char *pc_manifest_load_error_line(const char *dir, const char *msg)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *base;
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	base = dir + n;
+	while (base > dir && base[-1] != '/')
+		base--;
+	pc_buf_adds(&b, "failed to load plugin in ");
+	pc_rust_debug_str(&b, base, (size_t)(dir + n - base));
+	pc_buf_addf(&b, ": %s", msg);
+	return pc_buf_detach(&b, NULL);
+}
+
+static void free_oauth(struct pc_oauth_cfg *o)
+{
+	if (!o)
+		return;
+	free(o->provider_id);
+	free(o->label);
+	free(o->kind);
+	free(o->base_url);
+	free(o->description);
+	cJSON_Delete(o->headers);
+	free(o->token_path);
+	free(o->detect_path);
+	free(o->script);
+	free(o->login_script);
+	free(o->complete_script);
+	free(o->token_script);
+	pc_strvec_release(&o->env_passthrough);
+	free(o);
+}
+
+void pc_plugin_free(struct pc_plugin *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < PC_HOOK_COUNT; i++) {
+		free(p->hooks[i].script);
+		free(p->hooks[i].script_rel);
+	}
+	for (size_t i = 0; i < p->ntools; i++) {
+		free(p->tools[i].name);
+		free(p->tools[i].description);
+		cJSON_Delete(p->tools[i].parameters);
+		free(p->tools[i].script);
+		free(p->tools[i].script_rel);
+	}
+	free(p->tools);
+	for (size_t i = 0; i < p->ncommands; i++) {
+		free(p->commands[i].name);
+		free(p->commands[i].description);
+		free(p->commands[i].script);
+		free(p->commands[i].prompt_file);
+	}
+	free(p->commands);
+	free_oauth(p->oauth);
+	if (p->memory)
+		free(p->memory->script);
+	free(p->memory);
+	free(p->name);
+	free(p->version);
+	free(p->description);
+	free(p->system_prompt);
+	free(p->dir);
+	free(p->source_path);
+	pc_strvec_release(&p->capabilities);
+	pc_strvec_release(&p->required);
+	pc_strvec_release(&p->disable_tools);
+	pc_strvec_release(&p->log);
+	cJSON_Delete(p->manifest);
+	free(p);
+}

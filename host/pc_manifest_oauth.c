@@ -1,0 +1,201 @@
+/* pc_manifest_oauth.c - the host's load_oauth_entry (spec §2.7, R8.9). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_manifest.h"
+#include "pc_manifest_impl.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
+		   struct pc_err *err);
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static uint64_t ju64(const cJSON *o, const char *k, uint64_t def)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	if (!cJSON_IsNumber(v))
+		return def;
+	return v->valuestring ? strtoull(v->valuestring, NULL, 10)
+			      : (uint64_t)v->valuedouble;
+}
+
+/* token_path must be exactly one Normal component. */
+static bool one_filename(const char *s)
+{
+	struct pc_strvec c = PC_STRVEC_INIT;
+	bool ok;
+
+	pc__path_components(s, &c);
+	ok = c.nr == 1 && strcmp(c.v[0], "/") && strcmp(c.v[0], ".") &&
+	     strcmp(c.v[0], "..");
+	pc_strvec_release(&c);
+	return ok;
+}
+
+static bool env_name_ok(const char *name)
+{
+	static const char *const secret[] = { "KEY", "TOKEN", "SECRET",
+					      "PASSWORD", "CREDENTIAL" };
+	char *upper;
+	bool ok = *name && !isdigit((unsigned char)name[0]);
+
+	for (const char *s = name; *s && ok; s++)
+		ok = isalnum((unsigned char)*s) || *s == '_';
+	if (!ok)
+		return false;
+	upper = pc_xstrdup(name);
+	for (char *s = upper; *s; s++)
+		*s = (char)toupper((unsigned char)*s);
+	for (size_t i = 0; i < 5 && ok; i++)
+		ok = !strstr(upper, secret[i]);
+	free(upper);
+	return ok;
+}
+
+/* resolve_oauth_detect_path (R8.9). */
+static int detect_path(const char *raw_in, const struct pc_manifest_env *env,
+		       char **out, struct pc_err *err)
+{
+	size_t start, n = pc_rust_trim(raw_in, strlen(raw_in), &start);
+	char *raw = pc_xmemdup(raw_in + start, n);
+	int rc = 0;
+
+	if (!n) {
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"oauth detect_path must not be empty");
+	} else if (!strcmp(raw, "$CODEX_HOME/auth.json") ||
+		   !strcmp(raw, "~/.codex/auth.json")) {
+		if (env->codex_home)
+			*out = pc_fs_join(env->codex_home, "auth.json");
+		else if (env->home)
+			*out = pc_xasprintf("%s/.codex/auth.json", env->home);
+		else
+			rc = pc_err_set(err, PC_EMANIFEST,
+					"oauth detect_path needs HOME or CODEX_HOME to be set");
+	} else if (raw[0] == '/') {
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"oauth detect_path '%s' must be relative, $CODEX_HOME/auth.json, or ~/.codex/auth.json",
+				raw);
+	} else if (pc__path_has_parent(raw)) {
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"oauth detect_path '%s' may not contain '..'",
+				raw);
+	} else if (!env->home) {
+		rc = pc_err_set(err, PC_EMANIFEST,
+				"oauth detect_path needs HOME to be set");
+	} else {
+		*out = pc_fs_join(env->home, raw);
+	}
+	free(raw);
+	return rc;
+}
+
+static int scripts(struct pc_plugin *p, const cJSON *o,
+		   struct pc_oauth_cfg *c, struct pc_err *err)
+{
+	static const char *const keys[] = { "script", "login_script",
+					    "complete_script", "token_script" };
+	char **dst[] = { &c->script, &c->login_script, &c->complete_script,
+			 &c->token_script };
+
+	for (size_t i = 0; i < 4; i++) {
+		const char *rel = jstr(o, keys[i]);
+		int rc;
+
+		if (!rel)
+			continue;
+		rc = pc__validate_script(p->source_path, rel, "script", dst[i],
+					 err);
+		if (rc)
+			return rc;
+	}
+	if (!c->token_script && !c->script)
+		return pc_err_set(err, PC_EMANIFEST,
+				  "oauth provider '%s' has no token script: set 'script' (handles all actions) or 'token_script'",
+				  c->provider_id);
+	return 0;
+}
+
+static int fields(struct pc_plugin *p, const cJSON *o,
+		  const struct pc_manifest_env *env, struct pc_oauth_cfg *c,
+		  struct pc_err *err)
+{
+	const char *id = c->provider_id, *kind = jstr(o, "kind");
+	const cJSON *e;
+	char *token_name;
+	int rc;
+
+	if (!*id)
+		return pc_err_set(err, PC_EMANIFEST, "oauth provider_id is empty");
+	if (!*jstr(o, "base_url"))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "oauth provider '%s' has an empty base_url", id);
+	if (kind && strcmp(kind, "openai") && strcmp(kind, "anthropic"))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "oauth provider '%s' has invalid kind '%s' (use 'openai' or 'anthropic')",
+				  id, kind);
+	c->kind = pc_xstrdup(kind ? kind : "openai");
+	token_name = jstr(o, "token_path") ? pc_xstrdup(jstr(o, "token_path"))
+					   : pc_xasprintf("%s.json", id);
+	if (!one_filename(token_name)) {
+		free(token_name);
+		return pc_err_set(err, PC_EMANIFEST,
+				  "oauth provider '%s' token_path must be one relative filename",
+				  id);
+	}
+	c->token_path = env->home ? pc_xasprintf("%s/.config/catalyst-code/oauth/%s",
+						 env->home, token_name)
+				  : pc_xasprintf(".config/catalyst-code/oauth/%s",
+						 token_name);
+	free(token_name);
+	if ((rc = scripts(p, o, c, err)))
+		return rc;
+	cJSON_ArrayForEach(e, pc_serde_get(o, "env_passthrough"))
+	{
+		if (!env_name_ok(e->valuestring))
+			return pc_err_set(err, PC_EMANIFEST,
+					  "oauth provider '%s' env_passthrough entry '%s' is invalid or secret-looking (KEY/TOKEN/SECRET/PASSWORD/CREDENTIAL names are not allowed)",
+					  id, e->valuestring);
+		pc_strvec_push(&c->env_passthrough, e->valuestring);
+	}
+	if (jstr(o, "detect_path"))
+		return detect_path(jstr(o, "detect_path"), env, &c->detect_path,
+				   err);
+	return 0;
+}
+
+int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
+		   struct pc_err *err)
+{
+	const cJSON *o = pc_serde_get(p->manifest, "oauth");
+	const cJSON *h = pc_serde_get(o, "headers");
+	struct pc_oauth_cfg *c;
+
+	if (!o)
+		return 0;
+	c = pc_xcalloc(1, sizeof(*c));
+	pc_strvec_init(&c->env_passthrough);
+	p->oauth = c;
+	c->provider_id = pc_xstrdup(jstr(o, "provider_id"));
+	c->base_url = pc_xstrdup(jstr(o, "base_url"));
+	c->label = pc_xstrdup(jstr(o, "label") ? jstr(o, "label")
+					       : c->provider_id);
+	c->description = pc_xstrdup(jstr(o, "description") ? jstr(o, "description")
+							   : "");
+	c->headers = h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray();
+	c->login_timeout_ms = ju64(o, "login_timeout_ms", 120000);
+	c->token_timeout_ms = ju64(o, "token_timeout_ms", 30000);
+	return fields(p, o, env, c, err);
+}

@@ -1,0 +1,243 @@
+/* pc_registry.c - scan_and_load, scan_dir and the trust store (spec §1). */
+#include "pc_registry.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_manifest_impl.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+struct trust_store {
+	cJSON *root; /* NULL: empty store */
+	char *ws_key;
+};
+
+bool pc_registry_trust_project(const char *env, int cli)
+{
+	if (cli >= 0)
+		return cli == 1;
+	if (!env)
+		return false;
+	return !*env || !strcmp(env, "1") || !strcasecmp(env, "true");
+}
+
+char *pc_registry_skip_line(const char *name, const char *canon)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	pc_buf_addf(&b, "[plugins] skipping project-scoped plugin '%s' (in ",
+		    name);
+	pc_rust_debug_str(&b, canon, strlen(canon));
+	pc_buf_adds(&b, "); trust it with the plugin trust prompt (/plugin-trust), set --trust-project-plugins / CATALYST_CODE_TRUST_PROJECT_PLUGINS=1, or reinstall with `/plugin-install \xe2\x80\xa6 workspace`");
+	return pc_buf_detach(&b, NULL);
+}
+
+/* R1.9: `projects` is required; anything unparsable is an empty store. */
+static void load_store(const char *home, const char *canon_ws,
+		       struct trust_store *s)
+{
+	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
+	char *path;
+
+	s->root = NULL;
+	s->ws_key = pc_xstrdup(canon_ws);
+	if (!home)
+		return;
+	path = pc_xasprintf("%s/.config/catalyst-code/plugin-trust.json", home);
+	if (pc_fs_read_capped(path, &raw, NULL) == 0 &&
+	    pc_serde_parse(raw.data ? raw.data : "", raw.len, &s->root, NULL) == 0 &&
+	    !cJSON_IsObject(pc_serde_get(s->root, "projects"))) {
+		cJSON_Delete(s->root);
+		s->root = NULL;
+	}
+	free(path);
+	pc_buf_release(&raw);
+}
+
+static const char *decision(const struct trust_store *s, const char *key)
+{
+	const cJSON *ws = pc_serde_get(pc_serde_get(s->root, "projects"),
+				       s->ws_key);
+	const cJSON *d = pc_serde_get(ws, key);
+
+	return cJSON_IsString(d) ? d->valuestring : NULL;
+}
+
+static bool installed(const struct trust_store *s, const char *key)
+{
+	const cJSON *l = pc_serde_get(pc_serde_get(s->root, "installed"),
+				      s->ws_key);
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, l) if (cJSON_IsString(e) &&
+				     !strcmp(e->valuestring, key))
+		return true;
+	return false;
+}
+
+static void insert(struct pc_registry *r, struct pc_plugin *p)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		if (!strcmp(r->plugins[i]->name, p->name)) {
+			pc_plugin_free(r->plugins[i]);
+			r->plugins[i] = p;
+			return;
+		}
+	}
+	r->plugins = pc_xreallocarray(r->plugins, r->nr + 1, sizeof(*r->plugins));
+	r->plugins[r->nr++] = p;
+}
+
+/* R1.7.7: the loose read of a skipped plugin's name. */
+static char *loose_name(const char *path, const char *dirname)
+{
+	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
+	char *mpath = pc_fs_join(path, "plugin.json");
+	cJSON *v = NULL;
+	const cJSON *n;
+	char *name;
+
+	if (pc_fs_read_capped(mpath, &raw, NULL) == 0)
+		pc_serde_parse(raw.data ? raw.data : "", raw.len, &v, NULL);
+	n = pc_serde_get(v, "name");
+	name = pc_xstrdup(cJSON_IsString(n) ? n->valuestring : dirname);
+	cJSON_Delete(v);
+	free(mpath);
+	pc_buf_release(&raw);
+	return name;
+}
+
+struct scan {
+	const struct pc_registry_opts *o;
+	struct pc_registry *r;
+	const struct trust_store *store;
+	char *canon_ws;
+	char *ws_abs;
+};
+
+static void load_one(struct scan *s, const char *path, const char *dirname)
+{
+	struct pc_err err = PC_ERR_INIT;
+	struct pc_plugin *p;
+
+	if (pc_manifest_load(path, s->o->menv, &p, &err) == 0) {
+		for (size_t i = 0; i < p->log.nr; i++)
+			pc_strvec_push(&s->r->log, p->log.v[i]);
+		insert(s->r, p);
+		return;
+	}
+	(void)dirname;
+	{
+		char *msg = pc_manifest_load_error_line(path, err.msg);
+
+		pc_strvec_pushf(&s->r->log, "[plugins] %s", msg);
+		pc_strvec_push_nodup(&s->r->errors, msg);
+	}
+}
+
+static void scan_dir(struct scan *s, const char *dir, bool user_owned)
+{
+	char *dir_abs = pc_fs_absolute(dir);
+	bool is_project = !user_owned && pc__path_starts_with(dir_abs, s->ws_abs);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *path, *mpath, *canon;
+		bool gated;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = pc_fs_join(dir, de->d_name);
+		mpath = pc_fs_join(path, "plugin.json");
+		if (!pc_fs_is_dir(path) || access(mpath, F_OK) != 0)
+			goto next;
+		canon = pc_fs_realpath(path);
+		if (!canon)
+			canon = pc_xstrdup(path);
+		gated = is_project && !s->o->trust_project &&
+			!(pc__path_starts_with(canon, s->canon_ws) &&
+			  installed(s->store, canon));
+		if (gated && !(decision(s->store, canon) &&
+			       !strcmp(decision(s->store, canon), "trust"))) {
+			char *name = loose_name(path, de->d_name);
+
+			pc_strvec_push_nodup(&s->r->log,
+					     pc_registry_skip_line(name, canon));
+			pc_strvec_push_nodup(&s->r->skipped, name);
+		} else {
+			load_one(s, path, de->d_name);
+		}
+		free(canon);
+next:
+		free(path);
+		free(mpath);
+	}
+	if (d)
+		closedir(d);
+	free(dir_abs);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(struct pc_plugin *const *)a)->name,
+		      (*(struct pc_plugin *const *)b)->name);
+}
+
+int pc_registry_scan(const struct pc_registry_opts *o, struct pc_registry *r)
+{
+	struct trust_store store;
+	struct scan s = { .o = o, .r = r, .store = &store };
+	const char *pd = o->plugins_dir ? o->plugins_dir : ".catalyst-code/plugins";
+	char *project = pc__path_join(o->workspace, pd);
+
+	s.canon_ws = pc_fs_realpath(o->workspace);
+	if (!s.canon_ws)
+		s.canon_ws = pc_xstrdup(o->workspace);
+	s.ws_abs = pc_fs_absolute(o->workspace);
+	load_store(o->home, s.canon_ws, &store);
+	if (o->home) {
+		char *global = pc_xasprintf("%s/.catalyst-code/plugins", o->home);
+
+		scan_dir(&s, global, true);
+		free(global);
+	}
+	pc_fs_mkdir_p(project, NULL);
+	scan_dir(&s, project, false);
+	if (r->nr > 1)
+		qsort(r->plugins, r->nr, sizeof(*r->plugins), by_name);
+	cJSON_Delete(store.root);
+	free(store.ws_key);
+	free(project);
+	free(s.canon_ws);
+	free(s.ws_abs);
+	return 0;
+}
+
+struct pc_plugin *pc_registry_find(const struct pc_registry *r,
+				   const char *name)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strcmp(r->plugins[i]->name, name))
+			return r->plugins[i];
+	return NULL;
+}
+
+void pc_registry_release(struct pc_registry *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		pc_plugin_free(r->plugins[i]);
+	free(r->plugins);
+	r->plugins = NULL;
+	r->nr = 0;
+	pc_strvec_release(&r->skipped);
+	pc_strvec_release(&r->errors);
+	pc_strvec_release(&r->log);
+}

@@ -1,0 +1,56 @@
+/* pc_rust.h - the Rust standard library's text forms that leak into the
+ * Catalyst Code host's messages, reproduced byte for byte.
+ *
+ * The host builds every error string with Rust's formatting, so the
+ * reference host needs the same: `{:?}` of a string or path (spec R2.9
+ * "Rust-debug-quoted"), `io::Error` Display ("... (os error N)"),
+ * `ExitStatus` Display (R4.3.6), `String::from_utf8_lossy` and `str::trim`
+ * (R4.3.7). All output is appended to a caller's pc_buf; nothing here
+ * allocates beyond that buffer, prints or fails except with PC_EFBIG from
+ * the buffer.
+ */
+#ifndef PC_RUST_H
+#define PC_RUST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pc_buf.h"
+
+/* pc_rust_debug_str - append `{:?}` of the UTF-8 string `s` (n bytes):
+ * double quotes; \" \\ \n \r \t \0 escaped; other control and invisible
+ * format characters as \u{hex}. Invalid UTF-8 bytes (a non-UTF-8 path) are
+ * written as Rust writes an OsStr: \xNN. Returns 0 or PC_EFBIG. */
+int pc_rust_debug_str(struct pc_buf *out, const char *s, size_t n);
+
+/* pc_rust_io_error - append io::Error's Display for an OS error:
+ * "<strerror(errnum)> (os error <errnum>)". Returns 0 or PC_EFBIG. */
+int pc_rust_io_error(struct pc_buf *out, int errnum);
+
+/* pc_rust_exit_status - append ExitStatus's Display: "exit status: <n>"
+ * when the child exited, else "signal: <n> (<SIGNAME>)" plus
+ * " (core dumped)" (the name is left out for signals Rust has no name
+ * for). Returns 0 or PC_EFBIG. */
+int pc_rust_exit_status(struct pc_buf *out, bool signaled, int code_or_sig,
+			bool core_dumped);
+
+/* pc_rust_lossy_utf8 - append String::from_utf8_lossy(bytes): every
+ * maximal invalid subsequence becomes U+FFFD. Returns 0 or PC_EFBIG. */
+int pc_rust_lossy_utf8(struct pc_buf *out, const char *bytes, size_t n);
+
+/* pc_rust_trim - the bounds of str::trim() of the UTF-8 text `s` (n bytes):
+ * leading and trailing Unicode White_Space removed (ASCII space and
+ * \t\n\v\f\r, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000; not U+FEFF). Stores the start offset in *start
+ * and returns the trimmed length. */
+size_t pc_rust_trim(const char *s, size_t n, size_t *start);
+
+/* pc_rust_utf8_next - decode one UTF-8 scalar at s[0..n) into *cp; returns
+ * its byte length, or 0 when the bytes there are not valid UTF-8. */
+size_t pc_rust_utf8_next(const char *s, size_t n, unsigned *cp);
+
+/* pc_rust_chars_prefix - byte length of the first `nchars` chars (Unicode
+ * scalars) of the valid UTF-8 text s[0..n), as `chars().take(nchars)`. */
+size_t pc_rust_chars_prefix(const char *s, size_t n, size_t nchars);
+
+#endif
