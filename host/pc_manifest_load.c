@@ -285,7 +285,7 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
 						"object");
 			cJSON_AddItemToObject(tc->parameters, "properties",
 					      cJSON_CreateObject());
-			tc->parameters_replaced = true;
+			tc->parameters_replaced = params != NULL;
 		}
 	}
 	return 0;

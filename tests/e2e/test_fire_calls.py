@@ -152,7 +152,10 @@ def test_prompt_render_cap(ctx):
     d = ctx.plugin("p", {"name": "p", "version": "1", "commands": [{"name": "r", "prompt_file": "r.md"}]},
                    {"r.md": "{{args}}"})
     for n, ok in ((262143, True), (262144, True), (262145, False)):
-        code, out = fire(ctx, "command:r", d, "--args", "y" * n)
+        path = os.path.join(ctx.tmp, "a%d" % n)
+        with open(path, "w") as f:
+            f.write("y" * n)
+        code, out = fire(ctx, "command:r", d, "--args-file", path)
         eq(out["ok"], ok, "n=%d" % n)
         if not ok:
             eq(out["error"], "rendered prompt for command 'r' exceeds the 262144 byte limit")

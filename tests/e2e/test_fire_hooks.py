@@ -26,9 +26,18 @@ def hook_plugin(ctx, point, script, name="p", pass_args=False, timeout=None, rel
     return d
 
 
-def fire(ctx, point, d, *extra):
+def fire(ctx, point, d, *extra, env=None):
     return ctx.json("fire", point, d, "--timestamp", TS, "--workspace", WS,
-                    "--session", SESSION, *extra)
+                    "--session", SESSION, *extra, env=env)
+
+
+def args_file(ctx, text):
+    """Large inputs go through --args-file: one argv string is capped at
+    128 KiB by the kernel."""
+    p = os.path.join(ctx.tmp, "args-%d.json" % len(text))
+    with open(p, "w") as f:
+        f.write(text)
+    return p
 
 
 def test_allow_keeps_reason(ctx):
@@ -265,7 +274,7 @@ def test_input_cap_edges(ctx):
             '"tool":"write_file","workspace":"%s"}' % (SESSION, TS, WS))
     for n, ok in ((1048575, True), (1048576, True), (1048577, False)):
         pad = "x" * (n - len(base))
-        code, out = fire(ctx, "pre_write", d, "--args", json.dumps({"content": pad}))
+        code, out = fire(ctx, "pre_write", d, "--args-file", args_file(ctx, json.dumps({"content": pad})))
         eq(len(out["stdin"].encode()), n)
         if ok:
             eq((out["outcome"], out["allow"]), ("ok", True), "n=%d" % n)
@@ -277,6 +286,6 @@ def test_input_cap_edges(ctx):
 def test_stdin_deadline_is_separate(ctx):
     # R5.5: a script that never reads a large stdin times out in the stdin phase
     d = hook_plugin(ctx, "pre_write", "#!/bin/sh\nsleep 30\n", pass_args=True, timeout=300)
-    code, out = fire(ctx, "pre_write", d, "--args", json.dumps({"content": "x" * 500000}))
+    code, out = fire(ctx, "pre_write", d, "--args-file", args_file(ctx, json.dumps({"content": "x" * 500000})))
     eq((out["outcome"], out["reason"]), ("timeout", "hook 'pre_write' timed out after 300ms"))
     assert out["duration_ms"] < 5000
