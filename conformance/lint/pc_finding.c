@@ -84,20 +84,21 @@ const char *pc_severity_name(enum pc_severity s)
 								   : "note";
 }
 
-void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
-		     const char *fmt, ...)
+static void vadd(struct pc_findings *f, const char *id, const char *file,
+		 const char *where, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+static void vadd(struct pc_findings *f, const char *id, const char *file,
+		 const char *where, const char *fmt, va_list ap)
 {
 	const struct pc_rule *r = pc_rule_find(id);
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	va_list ap;
 
 	if (!r) {
 		fprintf(stderr, "plugcheck: BUG: unknown rule '%s'\n", id);
 		abort();
 	}
-	va_start(ap, fmt);
 	pc_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	if (f->nr == f->alloc) {
 		f->alloc = f->alloc ? f->alloc * 2 : 8;
 		f->v = pc_xreallocarray(f->v, f->alloc, sizeof(*f->v));
@@ -105,7 +106,37 @@ void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
 	f->v[f->nr].rule = r;
 	f->v[f->nr].message = pc_buf_detach(&b, NULL);
 	f->v[f->nr].file = pc_xstrdup(file ? file : "");
+	f->v[f->nr].where = pc_xstrdup(where ? where : "");
+	f->v[f->nr].suppressed = false;
 	f->nr++;
+}
+
+void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(f, id, file, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void pc_findings_add_at(struct pc_findings *f, const char *id,
+			const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(f, id, "plugin.json", where, fmt, ap);
+	va_end(ap);
+}
+
+bool pc_findings_has(const struct pc_findings *f, const char *id)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		if (!strcmp(f->v[i].rule->id, id))
+			return true;
+	return false;
 }
 
 void pc_findings_release(struct pc_findings *f)
@@ -113,6 +144,7 @@ void pc_findings_release(struct pc_findings *f)
 	for (size_t i = 0; i < f->nr; i++) {
 		free(f->v[i].message);
 		free(f->v[i].file);
+		free(f->v[i].where);
 	}
 	free(f->v);
 	f->v = NULL;
@@ -124,7 +156,7 @@ size_t pc_findings_count(const struct pc_findings *f, enum pc_severity s)
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->nr; i++)
-		n += f->v[i].rule->severity == s;
+		n += f->v[i].rule->severity == s && !f->v[i].suppressed;
 	return n;
 }
 
@@ -143,6 +175,8 @@ cJSON *pc_findings_json(const struct pc_findings *f)
 		cJSON_AddStringToObject(o, "fix", r->fix);
 		cJSON_AddStringToObject(o, "rule", r->spec);
 		cJSON_AddStringToObject(o, "file", f->v[i].file);
+		cJSON_AddStringToObject(o, "where", f->v[i].where);
+		cJSON_AddBoolToObject(o, "suppressed", f->v[i].suppressed);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;

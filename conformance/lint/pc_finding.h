@@ -11,6 +11,7 @@
 #ifndef PC_FINDING_H
 #define PC_FINDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -27,8 +28,10 @@ struct pc_rule {
 
 struct pc_finding {
 	const struct pc_rule *rule;
-	char *message; /* what happened, naming the file */
-	char *file;    /* relative to the plugin, or "" */
+	char *message;	 /* what happened, naming the file */
+	char *file;	 /* relative to the plugin, or "" */
+	char *where;	 /* the entry point ("hook pre_bash", "tool t"), or "" */
+	bool suppressed; /* listed by --ignore or .plugcheck.yaml */
 };
 
 struct pc_findings {
@@ -51,11 +54,17 @@ const char *pc_severity_name(enum pc_severity s);
  * printf message; `file` may be NULL. */
 void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* pc_findings_add_at - pc_findings_add with the entry point `where`. */
+void pc_findings_add_at(struct pc_findings *f, const char *id,
+			const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* pc_findings_has - a finding with rule `id` exists. */
+bool pc_findings_has(const struct pc_findings *f, const char *id);
 void pc_findings_release(struct pc_findings *f);
 /* pc_findings_count - how many findings have severity `s`. */
 size_t pc_findings_count(const struct pc_findings *f, enum pc_severity s);
 /* pc_findings_json - a new JSON array of {"id","severity","message",
- * "fix","rule","file"}; caller deletes. */
+ * "fix","rule","file","where","suppressed"}; caller deletes. */
 cJSON *pc_findings_json(const struct pc_findings *f);
 
 #endif
