@@ -27,9 +27,12 @@ static void print_human(const char *path, const struct pc_lint *l)
 	if (l->plugin)
 		printf("%s: loaded '%s' %s\n  capabilities: ", path,
 		       l->plugin->name, l->plugin->version);
-	else
+	else if (l->host_error)
 		printf("%s: %sREJECTED%s by the host\n  host error: %s\n", path,
 		       red, off, l->host_error);
+	else
+		printf("%s: %sNOT A PLUGIN%s: the host would not look at it\n",
+		       path, red, off);
 	for (size_t i = 0; l->plugin && i < l->plugin->capabilities.nr; i++)
 		printf("%s%s", i ? ", " : "", l->plugin->capabilities.v[i]);
 	if (l->plugin)

@@ -10,6 +10,7 @@
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_fire,
 	&pc_cmd_lint,
+	&pc_cmd_rules,
 };
 const size_t pc_ncmds = sizeof(pc_cmds) / sizeof(pc_cmds[0]);
 
@@ -28,15 +29,16 @@ static void usage(FILE *f)
 	      "Commands:\n",
 	      f);
 	for (size_t i = 0; i < pc_ncmds; i++)
-		fprintf(f, "  %-8s %s\n", pc_cmds[i]->name, pc_cmds[i]->summary);
+		fprintf(f, "  %-6s %s\n", pc_cmds[i]->name, pc_cmds[i]->summary);
 	fputs("\nExit codes:\n"
-	      "  0   loaded / allowed / all checks passed\n"
-	      "  1   findings of severity error, a denial or a failed call\n"
+	      "  0   clean / loaded / allowed\n"
+	      "  1   errors found (warnings too with --strict), a denial or a\n"
+	      "      failed call\n"
 	      "  2   usage error\n"
-	      "  3   the plugin could not be loaded\n"
-	      "  70  internal error\n\n"
-	      "`plugcheck PATH` is `plugcheck lint PATH` until the conformance\n"
-	      "suite (`plugcheck check`) lands.\n",
+	      "  3   the plugin could not be loaded at all\n"
+	      "  70  internal error, or the run was interrupted (the report is\n"
+	      "      then marked incomplete)\n\n"
+	      "`plugcheck PATH` is `plugcheck check PATH`.\n",
 	      f);
 }
 

@@ -14,8 +14,10 @@ struct pc_cmd {
 	int (*run)(int argc, char **argv);
 };
 
+extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_lint;
+extern const struct pc_cmd pc_cmd_rules;
 
 /* The table, sorted by name (a unit test checks it). */
 extern const struct pc_cmd *const pc_cmds[];

@@ -10,7 +10,7 @@
 #include "pc_xalloc.h"
 
 /* Realistic default args and tool names per hook point (spec R4.6). */
-static const char *default_args(int point)
+const char *pc_fire_default_args(int point)
 {
 	switch (point) {
 	case PC_HOOK_PRE_BASH:
@@ -37,7 +37,7 @@ static const char *default_args(int point)
 	}
 }
 
-static const char *default_tool(int point)
+const char *pc_fire_default_tool(int point)
 {
 	switch (point) {
 	case PC_HOOK_PRE_BASH:
@@ -76,7 +76,7 @@ static int parse_json(const char *what, const char *text, cJSON **out,
 static int fire_hook(const struct pc_fire_opts *o, struct pc_fire *f,
 		     int point, struct pc_err *err)
 {
-	const char *text = o->args_text ? o->args_text : default_args(point);
+	const char *text = o->args_text ? o->args_text : pc_fire_default_args(point);
 	cJSON *args = NULL, *result = NULL;
 	int rc = 0;
 
@@ -93,7 +93,7 @@ static int fire_hook(const struct pc_fire_opts *o, struct pc_fire *f,
 		return rc;
 	}
 	rc = pc_host_run_hook(&f->host, f->plugin, (enum pc_hook_point)point,
-			      o->tool ? o->tool : default_tool(point), args,
+			      o->tool ? o->tool : pc_fire_default_tool(point), args,
 			      result, &f->hook, &f->x, err);
 	if (rc == PC_EINVAL)
 		rc = PC_EUSAGE;

@@ -73,6 +73,13 @@ cJSON *pc_fire_json(const struct pc_fire_opts *o, const struct pc_fire *f);
 void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
 		   const struct pc_fire *f, bool color);
 
+/* pc_fire_default_args - realistic `args` JSON text the host sends at hook
+ * point `point` (spec R4.6), or NULL for points that never get args. */
+const char *pc_fire_default_args(int point);
+/* pc_fire_default_tool - the tool name a tool hook at `point` sees by
+ * default ("bash", "write_file", "read_file"), "" for other points. */
+const char *pc_fire_default_tool(int point);
+
 /* pc_fire_show - print `b` under `label`, at most 4 KiB, control bytes
  * as \xNN, noting what was cut. */
 void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b);

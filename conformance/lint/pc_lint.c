@@ -262,7 +262,18 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l)
 {
 	struct pc_err err = PC_ERR_INIT;
+	char *manifest = pc_fs_join(dir, "plugin.json");
+	bool candidate = pc_fs_is_dir(dir) && access(manifest, F_OK) == 0;
 
+	free(manifest);
+	if (!candidate) {
+		/* R1.4: not a candidate; the host skips it without a word. */
+		l->host_error = NULL;
+		pc_findings_add(&l->findings, "PC-LOAD-002", "",
+				"'%s' is not a directory holding plugin.json; the host would skip it silently",
+				dir);
+		return 0;
+	}
 	if (pc_manifest_load(dir, env, &l->plugin, &err) < 0) {
 		char *line = pc_manifest_load_error_line(dir, err.msg);
 

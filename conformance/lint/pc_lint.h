@@ -25,7 +25,9 @@ struct pc_lint {
  * host facts `env` (HOME, CODEX_HOME) and the host's PATH `path` (for
  * interpreter lookups; may be NULL). Fills `l` (caller releases with
  * pc_lint_release). Returns 0; a rejected plugin is a finding
- * (PC-LOAD-001) with l->plugin NULL and l->host_error set. */
+ * (PC-LOAD-001) with l->plugin NULL and l->host_error set; a path that is
+ * not a directory holding plugin.json is finding PC-LOAD-002 with
+ * l->plugin and l->host_error both NULL (R1.4: the host never looks). */
 int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l);
 void pc_lint_release(struct pc_lint *l);

@@ -304,3 +304,21 @@ def test_non_object_parameters_is_a_note(ctx):
     code, out = ctx.json("lint", d)
     eq([(f["id"], f["message"]) for f in out["findings"]],
        [("PC-TOOL-004", "tool 'a': parameters is not an object; the model sees {\"properties\":{},\"type\":\"object\"}")])
+
+
+def test_not_a_plugin_directory(ctx):
+    # R1.4: the host ignores anything that is not a directory with plugin.json
+    os.makedirs(os.path.join(ctx.tmp, "empty"))
+    code, out = ctx.json("lint", os.path.join(ctx.tmp, "empty"))
+    eq((code, out["loaded"], out["host_error"]), (3, False, None))
+    eq([f["id"] for f in out["findings"]], ["PC-LOAD-002"])
+    code, stdout, stderr = ctx.run("lint", os.path.join(ctx.tmp, "nope"))
+    eq(code, 3)
+    assert "is not a directory holding plugin.json" in stdout, stdout
+
+
+def test_rejected_human_output(ctx):
+    d = ctx.plugin("p", {"name": "", "version": "1"})
+    code, stdout, stderr = ctx.run("lint", d)
+    eq(code, 3)
+    eq(stdout.splitlines()[:2], ["%s: REJECTED by the host" % d, "  host error: plugin name is empty"])

@@ -1,0 +1,138 @@
+/* pc_config.c - .plugcheck.yaml through libyaml's event parser. */
+#include "pc_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "pc_finding.h"
+
+struct reader {
+	yaml_parser_t p;
+	yaml_event_t ev;
+	const char *path;
+	struct pc_err *err;
+};
+
+static int fail(struct reader *r, const char *what)
+{
+	return pc_err_set(r->err, PC_EPARSE, "%s:%zu:%zu: %s", r->path,
+			  r->ev.start_mark.line + 1, r->ev.start_mark.column + 1,
+			  what);
+}
+
+static int next(struct reader *r)
+{
+	yaml_event_delete(&r->ev);
+	if (!yaml_parser_parse(&r->p, &r->ev))
+		return pc_err_set(r->err, PC_EPARSE, "%s:%zu:%zu: %s", r->path,
+				  r->p.problem_mark.line + 1,
+				  r->p.problem_mark.column + 1,
+				  r->p.problem ? r->p.problem : "invalid YAML");
+	if (r->ev.type == YAML_ALIAS_EVENT)
+		return fail(r, "aliases are not allowed here");
+	return 0;
+}
+
+static const char *scalar(struct reader *r)
+{
+	return (const char *)r->ev.data.scalar.value;
+}
+
+static int read_ignore(struct reader *r, struct pc_config *c)
+{
+	int rc;
+
+	if ((rc = next(r)))
+		return rc;
+	if (r->ev.type != YAML_SEQUENCE_START_EVENT)
+		return fail(r, "'ignore' must be a list of rule ids");
+	for (;;) {
+		if ((rc = next(r)))
+			return rc;
+		if (r->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (r->ev.type != YAML_SCALAR_EVENT)
+			return fail(r, "'ignore' entries must be rule ids such as PC-MAN-002");
+		if (!pc_rule_find(scalar(r)))
+			return fail(r, "unknown rule id (see `plugcheck rules`)");
+		pc_strvec_push(&c->ignore, scalar(r));
+	}
+}
+
+static int read_map(struct reader *r, struct pc_config *c)
+{
+	int rc;
+
+	for (;;) {
+		if ((rc = next(r)))
+			return rc;
+		if (r->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		if (r->ev.type != YAML_SCALAR_EVENT)
+			return fail(r, "expected a key ('ignore' or 'strict')");
+		if (!strcmp(scalar(r), "ignore")) {
+			rc = read_ignore(r, c);
+		} else if (!strcmp(scalar(r), "strict")) {
+			if ((rc = next(r)))
+				return rc;
+			if (r->ev.type != YAML_SCALAR_EVENT ||
+			    (strcmp(scalar(r), "true") && strcmp(scalar(r), "false")))
+				return fail(r, "'strict' must be true or false");
+			c->strict = !strcmp(scalar(r), "true");
+		} else {
+			return fail(r, "unknown key (expected 'ignore' or 'strict')");
+		}
+		if (rc)
+			return rc;
+	}
+}
+
+static int parse(struct reader *r, struct pc_config *c)
+{
+	int rc;
+
+	do {
+		if ((rc = next(r)))
+			return rc;
+	} while (r->ev.type == YAML_STREAM_START_EVENT ||
+		 r->ev.type == YAML_DOCUMENT_START_EVENT);
+	if (r->ev.type == YAML_STREAM_END_EVENT ||
+	    r->ev.type == YAML_DOCUMENT_END_EVENT)
+		return 0;
+	if (r->ev.type == YAML_SCALAR_EVENT && !*scalar(r))
+		return 0;
+	if (r->ev.type != YAML_MAPPING_START_EVENT)
+		return fail(r, "expected a mapping with 'ignore' and/or 'strict'");
+	return read_map(r, c);
+}
+
+int pc_config_load(const char *path, struct pc_config *c, struct pc_err *err)
+{
+	struct reader r = { .path = path, .err = err };
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		return pc_err_set_errno(err, PC_EIO, errno, "cannot open '%s'",
+					path);
+	}
+	c->present = true;
+	yaml_parser_initialize(&r.p);
+	yaml_parser_set_input_file(&r.p, f);
+	memset(&r.ev, 0, sizeof(r.ev));
+	rc = parse(&r, c);
+	yaml_event_delete(&r.ev);
+	yaml_parser_delete(&r.p);
+	fclose(f);
+	return rc;
+}
+
+void pc_config_release(struct pc_config *c)
+{
+	pc_strvec_release(&c->ignore);
+}

@@ -1,0 +1,344 @@
+/* pc_suite.c - orchestration of `plugcheck check`: loads, cases, findings. */
+#include "pc_suite.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_lint.h"
+#include "pc_registry.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_suite_impl.h"
+#include "pc_time.h"
+#include "pc_xalloc.h"
+
+bool pc__suite_stopped(struct pc__suite *s)
+{
+	if (s->o->stop && *s->o->stop)
+		s->r->incomplete = true;
+	return s->r->incomplete;
+}
+
+void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	if (!s->o->progress)
+		return;
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	s->o->progress(s->o->progress_ctx, pc_buf_cstr(&b));
+	pc_buf_release(&b);
+}
+
+void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
+		    const char *fmt, ...)
+{
+	struct pc_findings *f = &s->r->findings;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	for (size_t i = 0; i < f->nr; i++)
+		if (!strcmp(f->v[i].rule->id, id) && !strcmp(f->v[i].where, where))
+			return;
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pc_findings_add_at(f, id, where, "%s", pc_buf_cstr(&b));
+	pc_buf_release(&b);
+}
+
+void pc__suite_host(struct pc__suite *s, struct pc_host *h)
+{
+	pc_host_init(h, s->env.v, s->ws, s->session);
+}
+
+cJSON *pc__suite_answer(const struct pc_exchange *x)
+{
+	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
+	cJSON *v = NULL;
+	size_t start, n;
+
+	pc_rust_lossy_utf8(&lossy, x->proc.out.data ? x->proc.out.data : "",
+			   x->proc.out.len);
+	n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
+	pc_serde_parse(pc_buf_cstr(&lossy) + start, n, &v, NULL);
+	pc_buf_release(&lossy);
+	return v;
+}
+
+static void show(struct pc_buf *b, const char *label, const struct pc_buf *d)
+{
+	size_t max = 2048, n = d->len < max ? d->len : max;
+
+	pc_buf_addf(b, "%s (%zu bytes):\n", label, d->len);
+	pc_rust_lossy_utf8(b, d->data ? d->data : "", n);
+	if (n < d->len)
+		pc_buf_addf(b, "\n... %zu more bytes", d->len - n);
+	pc_buf_adds(b, "\n");
+}
+
+static char *exchange_text(const struct pc_exchange *x, const char *verdict)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	const struct pc_proc_result *p = &x->proc;
+
+	pc_buf_adds(&b, "argv:");
+	for (size_t i = 0; i < x->argv.nr; i++)
+		pc_buf_addf(&b, " %s", x->argv.v[i]);
+	pc_buf_adds(&b, "\n");
+	show(&b, "stdin", &x->stdin_json);
+	if (x->spawned) {
+		show(&b, "stdout", &p->out);
+		show(&b, "stderr", &p->err);
+		pc_buf_addf(&b, "process: %s", pc_proc_outcome_name(p->outcome));
+		if (p->has_status) {
+			pc_buf_adds(&b, ", ");
+			pc_rust_exit_status(&b, p->term_signal != 0,
+					    p->term_signal ? p->term_signal
+							   : p->exit_code,
+					    p->core_dumped);
+		}
+		pc_buf_addf(&b, ", %lld ms, %d leftover process(es)\n",
+			    (long long)p->wall_ms, p->leftover_processes);
+	} else {
+		pc_buf_adds(&b, "not spawned\n");
+	}
+	pc_buf_addf(&b, "verdict: %s\n", verdict);
+	return pc_buf_detach(&b, NULL);
+}
+
+void pc__suite_case(struct pc__suite *s, const char *classname,
+		    const char *name, size_t from,
+		    const struct pc_exchange *x, const char *verdict)
+{
+	char *out = x ? exchange_text(x, verdict) : NULL;
+	double t = x ? (double)x->proc.wall_ms / 1000.0 : 0.0;
+	struct pc_case *c;
+
+	c = pc_report_add_case(s->r, classname, name, PC_CASE_PASS, NULL,
+			       out ? out : verdict, t);
+	free(out);
+	if (x && x->log.nr) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		for (size_t i = 0; i < x->log.nr; i++)
+			pc_buf_addf(&b, "%s\n", x->log.v[i]);
+		c->system_err = pc_buf_detach(&b, NULL);
+	}
+	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
+				     sizeof(*s->ranges));
+	s->ranges[s->nranges].from = from;
+	s->ranges[s->nranges].to = s->r->findings.nr;
+	s->ranges[s->nranges].rule_id = NULL;
+	s->nranges++;
+}
+
+void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
+{
+	char *name = pc_xasprintf("%s %s", rule->id, rule->title);
+
+	pc_report_add_case(s->r, "plugcheck.static", name, PC_CASE_PASS, NULL,
+			   NULL, 0.0);
+	free(name);
+	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
+				     sizeof(*s->ranges));
+	s->ranges[s->nranges].from = 0;
+	s->ranges[s->nranges].to = 0;
+	s->ranges[s->nranges].rule_id = rule->id;
+	s->nranges++;
+}
+
+const char *pc__suite_getenv(const struct pc__suite *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < s->env.nr; i++)
+		if (!strncmp(s->env.v[i], name, n) && s->env.v[i][n] == '=')
+			return s->env.v[i] + n + 1;
+	return NULL;
+}
+
+/* After suppression: a case fails when one of its findings fails the run. */
+static void finalize_cases(struct pc__suite *s)
+{
+	struct pc_findings *f = &s->r->findings;
+
+	for (size_t i = 0; i < s->nranges && i < s->r->ncases; i++) {
+		struct pc_case *c = &s->r->cases[i];
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		const char *id = s->ranges[i].rule_id;
+		size_t from = id ? 0 : s->ranges[i].from;
+		size_t to = id ? f->nr : s->ranges[i].to;
+
+		for (size_t k = from; k < to; k++) {
+			enum pc_severity sev = f->v[k].rule->severity;
+
+			if ((id && strcmp(f->v[k].rule->id, id)) ||
+			    f->v[k].suppressed ||
+			    !(sev == PC_SEV_ERROR ||
+			      (sev == PC_SEV_WARNING && s->r->strict)))
+				continue;
+			pc_buf_addf(&b, "%s%s: %s", b.len ? "; " : "",
+				    f->v[k].rule->id, f->v[k].message);
+		}
+		if (b.len) {
+			c->status = PC_CASE_FAIL;
+			free(c->message);
+			c->message = pc_buf_detach(&b, NULL);
+		}
+		pc_buf_release(&b);
+	}
+}
+
+static void suppress(struct pc__suite *s)
+{
+	struct pc_findings *f = &s->r->findings;
+	const struct pc_strvec *ig = s->o->ignore;
+
+	for (size_t i = 0; ig && i < ig->nr; i++) {
+		pc_strvec_push(&s->r->suppressed_ids, ig->v[i]);
+		for (size_t k = 0; k < f->nr; k++)
+			if (!strcmp(f->v[k].rule->id, ig->v[i]))
+				f->v[k].suppressed = true;
+	}
+}
+
+/* R1.7: how the host loads the plugin from a global root, and from a
+ * project root with and without trust. The roots hold a symlink to it. */
+static void load_as(struct pc__suite *s, const char *as, bool global,
+		    bool trust)
+{
+	char *root = pc_xasprintf("%s/load-%s", s->tmp, as);
+	char *home = pc_xasprintf("%s/home", root), *ws = pc_xasprintf("%s/ws", root);
+	char *dir = global ? pc_xasprintf("%s/.catalyst-code/plugins", home)
+			   : pc_xasprintf("%s/.catalyst-code/plugins", ws);
+	char *abs = pc_fs_realpath(s->o->path);
+	char *link = pc_fs_join(dir, "plugin");
+	struct pc_registry_opts ro = { .home = home, .workspace = ws,
+				       .trust_project = trust,
+				       .menv = s->o->menv };
+	struct pc_registry reg = PC_REGISTRY_INIT;
+	struct pc_manifest_env menv = { home, NULL };
+
+	ro.menv = &menv;
+	pc_fs_mkdir_p(dir, NULL);
+	pc_fs_mkdir_p(ws, NULL);
+	if (abs && symlink(abs, link) == 0) {
+		pc_registry_scan(&ro, &reg);
+		pc_report_add_load(s->r, as, reg.nr > 0,
+				   reg.log.nr ? reg.log.v[reg.log.nr - 1] : "");
+	}
+	pc_registry_release(&reg);
+	free(root);
+	free(home);
+	free(ws);
+	free(dir);
+	free(abs);
+	free(link);
+}
+
+static void setup_env(struct pc__suite *s)
+{
+	static const char *const keep[] = { "PATH=", "USER=", "TMPDIR=" };
+
+	for (size_t i = 0; s->o->envp && s->o->envp[i]; i++)
+		for (size_t k = 0; k < 3; k++)
+			if (!strncmp(s->o->envp[i], keep[k], strlen(keep[k])))
+				pc_strvec_push(&s->env, s->o->envp[i]);
+	pc_strvec_pushf(&s->env, "HOME=%s", s->home);
+	pc_strvec_push(&s->env, "CATALYST_CODE_NO_BROWSER=1");
+}
+
+static int make_dirs(struct pc__suite *s, struct pc_err *err)
+{
+	s->tmp = pc_fs_mkdtemp("check");
+	if (!s->tmp)
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"cannot create a temporary directory");
+	s->home = pc_fs_join(s->tmp, "home");
+	s->ws = pc_fs_join(s->tmp, "workspace");
+	s->session = pc_xasprintf("%s/.catalyst-code/sessions/1700000000000000000.jsonl",
+				  s->home);
+	pc_fs_mkdir_p(s->home, NULL);
+	pc_fs_mkdir_p(s->ws, NULL);
+	{
+		char *f = pc_fs_join(s->ws, "hello.txt");
+
+		pc_fs_write(f, "hello\n", 6, NULL);
+		free(f);
+	}
+	return 0;
+}
+
+static void run_loaded(struct pc__suite *s)
+{
+	pc__suite_static(s);
+	if (!pc__suite_stopped(s))
+		pc__suite_hooks(s);
+	if (!pc__suite_stopped(s))
+		pc__suite_tools(s);
+	if (!pc__suite_stopped(s))
+		pc__suite_commands(s);
+	if (!pc__suite_stopped(s))
+		pc__suite_memory(s);
+	if (!pc__suite_stopped(s))
+		pc__suite_oauth(s);
+}
+
+int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
+		 struct pc_err *err)
+{
+	struct pc__suite s = { .o = o, .r = r, .env = PC_STRVEC_INIT };
+	struct pc_lint l = PC_LINT_INIT;
+	int64_t t0 = pc_time_now_ms();
+	int rc;
+
+	if ((rc = make_dirs(&s, err)))
+		return rc;
+	setup_env(&s);
+	r->path = pc_xstrdup(o->path);
+	r->strict = o->strict;
+	pc__suite_progress(&s, "loading %s", o->path);
+	pc_lint_plugin(o->path, o->menv, pc__suite_getenv(&s, "PATH"), &l);
+	r->loaded = l.plugin != NULL;
+	r->host_error = l.host_error ? pc_xstrdup(l.host_error) : NULL;
+	pc_report_add_load(r, "plugin_dir", r->loaded,
+			   l.host_log.nr ? l.host_log.v[l.host_log.nr - 1] : "");
+	r->findings = l.findings;
+	l.findings = (struct pc_findings)PC_FINDINGS_INIT;
+	if (l.plugin) {
+		r->name = pc_xstrdup(l.plugin->name);
+		r->version = pc_xstrdup(l.plugin->version);
+		for (size_t i = 0; i < l.plugin->capabilities.nr; i++)
+			pc_strvec_push(&r->capabilities, l.plugin->capabilities.v[i]);
+		s.p = l.plugin;
+		load_as(&s, "global", true, false);
+		load_as(&s, "project", false, false);
+		load_as(&s, "project_trusted", false, true);
+		run_loaded(&s);
+	} else {
+		pc__suite_case(&s, "plugcheck.load", "host loads the plugin", 0,
+			       NULL, r->host_error);
+	}
+	suppress(&s);
+	finalize_cases(&s);
+	r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
+	pc_lint_release(&l);
+	pc_fs_rm_rf(s.tmp);
+	free(s.tmp);
+	free(s.home);
+	free(s.ws);
+	free(s.session);
+	free(s.ranges);
+	pc_strvec_release(&s.env);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* pc_suite_impl.h - private to conformance/suite: the state of one run. */
+#ifndef PC_SUITE_IMPL_H
+#define PC_SUITE_IMPL_H
+
+#include "pc_host.h"
+#include "pc_suite.h"
+
+struct pc__range {
+	size_t from, to;     /* findings [from, to) belong to the case */
+	const char *rule_id; /* or: every finding with this rule id */
+};
+
+struct pc__suite {
+	const struct pc_suite_opts *o;
+	struct pc_report *r;
+	struct pc_plugin *p;	  /* loaded from the plugin directory */
+	struct pc_strvec env;	  /* the emulated host's environment */
+	char *tmp;		  /* root of this run's temporary files */
+	char *home, *ws, *session;
+	struct pc__range *ranges; /* one per report case */
+	size_t nranges;
+};
+
+/* True when the run was asked to stop (the report is then incomplete). */
+bool pc__suite_stopped(struct pc__suite *s);
+/* Announce a step to the progress callback. */
+void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Add a finding once per (id, where). */
+void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Start a host with the run's environment, workspace and session. */
+void pc__suite_host(struct pc__suite *s, struct pc_host *h);
+/* Record a case whose findings are those added since `from`. `x` (may
+ * be NULL) and `verdict` go to system-out. */
+void pc__suite_case(struct pc__suite *s, const char *classname,
+		    const char *name, size_t from,
+		    const struct pc_exchange *x, const char *verdict);
+/* Record a case covering every finding of rule `id` (static checks). */
+void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule);
+/* The value of NAME in the run's environment, or NULL. */
+const char *pc__suite_getenv(const struct pc__suite *s, const char *name);
+/* Lossy-decoded, trimmed stdout of `x` parsed as JSON, or NULL. */
+cJSON *pc__suite_answer(const struct pc_exchange *x);
+
+void pc__suite_hooks(struct pc__suite *s);
+void pc__suite_tools(struct pc__suite *s);
+void pc__suite_commands(struct pc__suite *s);
+void pc__suite_memory(struct pc__suite *s);
+void pc__suite_oauth(struct pc__suite *s);
+void pc__suite_static(struct pc__suite *s);
+/* PC-ENV-002: environment variables the scripts read. */
+void pc__suite_env_reads(struct pc__suite *s);
+
+#endif
