@@ -19,6 +19,57 @@ struct trust_store {
 	char *ws_key;
 };
 
+/* `{:?}` of a Path: as of a str, except that Rust's OsStr Debug uses
+ * char::escape_debug, which also escapes the single quote (rust-lang/rust
+ * issue 114583). pc_rust_debug_str() writes a ' only for a ' in `p`. */
+static void debug_path(struct pc_buf *b, const char *p)
+{
+	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *s;
+
+	pc_rust_debug_str(&q, p, strlen(p));
+	for (s = pc_buf_cstr(&q); *s; s++)
+		if (*s == '\'')
+			pc_buf_adds(b, "\\'");
+		else
+			pc_buf_addch(b, *s);
+	pc_buf_release(&q);
+}
+
+static bool is_utf8(const char *s, size_t n)
+{
+	unsigned cp;
+
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
+			return false;
+	return true;
+}
+
+/* A path as a trust-store key: Path::display().to_string() is lossy. */
+static char *path_key(const char *p)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	pc_rust_lossy_utf8(&b, p, strlen(p));
+	return pc_buf_detach(&b, NULL);
+}
+
+/* std::path::absolute on Unix: joined onto the working directory when
+ * relative, ".." kept (pc__path_starts_with compares components, which
+ * drops "." and repeated slashes as Path::components does). */
+static char *lexical_absolute(const char *p)
+{
+	char *cwd, *abs;
+
+	if (p[0] == '/')
+		return pc_xstrdup(p);
+	cwd = getcwd(NULL, 0);
+	abs = pc_fs_join(cwd ? cwd : "/", p);
+	free(cwd);
+	return abs;
+}
+
 bool pc_registry_trust_project(const char *env, int cli)
 {
 	if (cli >= 0)
@@ -34,12 +85,44 @@ char *pc_registry_skip_line(const char *name, const char *canon)
 
 	pc_buf_addf(&b, "[plugins] skipping project-scoped plugin '%s' (in ",
 		    name);
-	pc_rust_debug_str(&b, canon, strlen(canon));
+	debug_path(&b, canon);
 	pc_buf_adds(&b, "); trust it with the plugin trust prompt (/plugin-trust), set --trust-project-plugins / CATALYST_CODE_TRUST_PROJECT_PLUGINS=1, or reinstall with `/plugin-install \xe2\x80\xa6 workspace`");
 	return pc_buf_detach(&b, NULL);
 }
 
-/* R1.9: `projects` is required; anything unparsable is an empty store. */
+/* plugin_trust.rs PluginTrustStore: projects is required, installed is
+ * #[serde(default)]. */
+static const struct pc_serde_shape str_shape = { .kind = PC_SERDE_STRING };
+static const struct pc_serde_shape decisions_shape = {
+	.kind = PC_SERDE_MAP,
+	.elem = &str_shape,
+};
+static const struct pc_serde_shape projects_shape = {
+	.kind = PC_SERDE_MAP,
+	.elem = &decisions_shape,
+};
+static const struct pc_serde_shape keys_shape = {
+	.kind = PC_SERDE_SEQ,
+	.elem = &str_shape,
+};
+static const struct pc_serde_shape installed_shape = {
+	.kind = PC_SERDE_MAP,
+	.elem = &keys_shape,
+};
+static const struct pc_serde_field store_fields[] = {
+	{ "projects", &projects_shape, false },
+	{ "installed", &installed_shape, true },
+};
+static const struct pc_serde_shape store_shape = {
+	.kind = PC_SERDE_STRUCT,
+	.name = "PluginTrustStore",
+	.fields = store_fields,
+	.nfields = sizeof(store_fields) / sizeof(store_fields[0]),
+};
+
+/* R1.9: read_to_string + serde_json::from_str::<PluginTrustStore>, and
+ * unwrap_or_default: invalid UTF-8, bad JSON, a missing `projects` or any
+ * value of the wrong type anywhere makes the whole store empty. */
 static void load_store(const char *home, const char *canon_ws,
 		       struct trust_store *s)
 {
@@ -47,16 +130,14 @@ static void load_store(const char *home, const char *canon_ws,
 	char *path;
 
 	s->root = NULL;
-	s->ws_key = pc_xstrdup(canon_ws);
+	s->ws_key = path_key(canon_ws);
 	if (!home)
 		return;
 	path = pc_xasprintf("%s/.config/catalyst-code/plugin-trust.json", home);
 	if (pc_fs_read_capped(path, &raw, NULL) == 0 &&
-	    pc_serde_parse(raw.data ? raw.data : "", raw.len, &s->root, NULL) == 0 &&
-	    !cJSON_IsObject(pc_serde_get(s->root, "projects"))) {
-		cJSON_Delete(s->root);
-		s->root = NULL;
-	}
+	    is_utf8(pc_buf_cstr(&raw), raw.len))
+		pc_serde_decode(pc_buf_cstr(&raw), raw.len, &store_shape,
+				&s->root, NULL);
 	free(path);
 	pc_buf_release(&raw);
 }
@@ -95,7 +176,9 @@ static void insert(struct pc_registry *r, struct pc_plugin *p)
 	r->plugins[r->nr++] = p;
 }
 
-/* R1.7.7: the loose read of a skipped plugin's name. */
+/* R1.7.7: the loose read of a skipped plugin's name: read_to_string (so
+ * valid UTF-8 only) and a Value parse, else the directory name if it is
+ * valid UTF-8 (OsStr::to_str), else "". */
 static char *loose_name(const char *path, const char *dirname)
 {
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
@@ -104,10 +187,15 @@ static char *loose_name(const char *path, const char *dirname)
 	const cJSON *n;
 	char *name;
 
-	if (pc_fs_read_capped(mpath, &raw, NULL) == 0)
-		pc_serde_parse(raw.data ? raw.data : "", raw.len, &v, NULL);
+	if (pc_fs_read_capped(mpath, &raw, NULL) == 0 &&
+	    is_utf8(pc_buf_cstr(&raw), raw.len))
+		pc_serde_parse(pc_buf_cstr(&raw), raw.len, &v, NULL);
 	n = pc_serde_get(v, "name");
-	name = pc_xstrdup(cJSON_IsString(n) ? n->valuestring : dirname);
+	if (cJSON_IsString(n))
+		name = pc_xstrdup(n->valuestring);
+	else
+		name = pc_xstrdup(is_utf8(dirname, strlen(dirname)) ? dirname
+								    : "");
 	cJSON_Delete(v);
 	free(mpath);
 	pc_buf_release(&raw);
@@ -142,16 +230,40 @@ static void load_one(struct scan *s, const char *path, const char *dirname)
 	}
 }
 
+/* R1.7.4-5: user_installed, or a recorded "trust", lets a gated project
+ * plugin load. Keys are canonical paths as Path::display() strings. */
+static bool is_trusted(const struct scan *s, const char *canon)
+{
+	char *key = path_key(canon);
+	const char *d;
+	bool ok;
+
+	ok = pc__path_starts_with(canon, s->canon_ws) &&
+	     installed(s->store, key);
+	d = decision(s->store, key);
+	ok = ok || (d && !strcmp(d, "trust"));
+	free(key);
+	return ok;
+}
+
+static void skip(struct scan *s, const char *path, const char *dirname,
+		 const char *canon)
+{
+	char *name = loose_name(path, dirname);
+
+	pc_strvec_push_nodup(&s->r->log, pc_registry_skip_line(name, canon));
+	pc_strvec_push_nodup(&s->r->skipped, name);
+}
+
 static void scan_dir(struct scan *s, const char *dir, bool user_owned)
 {
-	char *dir_abs = pc_fs_absolute(dir);
+	char *dir_abs = lexical_absolute(dir);
 	bool is_project = !user_owned && pc__path_starts_with(dir_abs, s->ws_abs);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
 		char *path, *mpath, *canon;
-		bool gated;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -162,19 +274,10 @@ static void scan_dir(struct scan *s, const char *dir, bool user_owned)
 		canon = pc_fs_realpath(path);
 		if (!canon)
 			canon = pc_xstrdup(path);
-		gated = is_project && !s->o->trust_project &&
-			!(pc__path_starts_with(canon, s->canon_ws) &&
-			  installed(s->store, canon));
-		if (gated && !(decision(s->store, canon) &&
-			       !strcmp(decision(s->store, canon), "trust"))) {
-			char *name = loose_name(path, de->d_name);
-
-			pc_strvec_push_nodup(&s->r->log,
-					     pc_registry_skip_line(name, canon));
-			pc_strvec_push_nodup(&s->r->skipped, name);
-		} else {
+		if (is_project && !s->o->trust_project && !is_trusted(s, canon))
+			skip(s, path, de->d_name, canon);
+		else
 			load_one(s, path, de->d_name);
-		}
 		free(canon);
 next:
 		free(path);
@@ -201,7 +304,7 @@ int pc_registry_scan(const struct pc_registry_opts *o, struct pc_registry *r)
 	s.canon_ws = pc_fs_realpath(o->workspace);
 	if (!s.canon_ws)
 		s.canon_ws = pc_xstrdup(o->workspace);
-	s.ws_abs = pc_fs_absolute(o->workspace);
+	s.ws_abs = lexical_absolute(o->workspace);
 	load_store(o->home, s.canon_ws, &store);
 	if (o->home) {
 		char *global = pc_xasprintf("%s/.catalyst-code/plugins", o->home);

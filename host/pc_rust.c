@@ -140,16 +140,44 @@ size_t pc_rust_chars_prefix(const char *s, size_t n, size_t nchars)
 	return i;
 }
 
-/* Characters that Rust's char::escape_debug escapes as \u{..}: controls and
- * the common invisible format characters (core::unicode::printable). */
+/* Characters that Rust's char::escape_debug writes as \u{..}: the ones
+ * core::unicode::printable calls unprintable (general categories Cc, Cf,
+ * Zs other than ' ', Zl, Zp, Co, Cn) and the Grapheme_Extend ones. These
+ * ranges are not the whole tables: they hold the controls, every space
+ * separator, the format characters, private use, noncharacters and the
+ * combining-mark blocks that occur in file names (NFD accents, kana voicing
+ * marks, variation selectors); each range is escaped in full by Rust (its
+ * unassigned code points are Cn). */
 static bool needs_unicode_escape(unsigned c)
 {
-	if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+	static const struct {
+		unsigned lo, hi;
+	} esc[] = {
+		{ 0x0000, 0x001f },   { 0x007f, 0x00a0 },
+		{ 0x00ad, 0x00ad },   { 0x0300, 0x036f },
+		{ 0x0483, 0x0489 },   { 0x0600, 0x0605 },
+		{ 0x061c, 0x061c },   { 0x06dd, 0x06dd },
+		{ 0x070f, 0x070f },   { 0x0890, 0x0891 },
+		{ 0x08e2, 0x08e2 },   { 0x1680, 0x1680 },
+		{ 0x180e, 0x180e },   { 0x1ab0, 0x1aff },
+		{ 0x1dc0, 0x1dff },   { 0x2000, 0x200f },
+		{ 0x2028, 0x202f },   { 0x205f, 0x206f },
+		{ 0x20d0, 0x20ff },   { 0x3000, 0x3000 },
+		{ 0x3099, 0x309a },   { 0xe000, 0xf8ff },
+		{ 0xfdd0, 0xfdef },   { 0xfe00, 0xfe0f },
+		{ 0xfe20, 0xfe2f },   { 0xfeff, 0xfeff },
+		{ 0xfff0, 0xfffb },   { 0x110bd, 0x110bd },
+		{ 0x110cd, 0x110cd }, { 0x13430, 0x1343f },
+		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+		{ 0xe0000, 0xe0fff }, { 0xf0000, 0x10ffff },
+	};
+
+	if ((c & 0xfffe) == 0xfffe) /* U+xFFFE and U+xFFFF: noncharacters */
 		return true;
-	return c == 0xad || c == 0x61c || c == 0x180e ||
-	       (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-	       (c >= 0x2060 && c <= 0x206f) || c == 0xfeff ||
-	       (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe000 && c <= 0xf8ff);
+	for (size_t i = 0; i < sizeof(esc) / sizeof(esc[0]); i++)
+		if (c >= esc[i].lo && c <= esc[i].hi)
+			return true;
+	return false;
 }
 
 int pc_rust_debug_str(struct pc_buf *out, const char *s, size_t n)
