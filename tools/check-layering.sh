@@ -1,0 +1,55 @@
+#!/bin/sh
+# tools/check-layering.sh - STYLE §I: includes go one way only.
+#   host/base (0) <- host (1) <- conformance/{lint,report,schema,suite} (2)
+#   <- conformance/cli (3); tests/ and bench/ may include any public header.
+# A folder may include headers of its own rank or lower; a *_impl.h only
+# from its own folder (tests excepted: white-box unit tests); host/ never
+# includes libyaml or PCRE2 (PCRE2 only in host/base/pc_match.c).
+# Prints "file:line: reason" per violation; exit 1 if any.
+cd "$(dirname "$0")/.." || exit 2
+
+headers=$(find host conformance -name '*.h' 2>/dev/null | sort)
+files=$(find host conformance tests bench -name '*.[ch]' 2>/dev/null | sort)
+[ -z "$files" ] && exit 0
+# shellcheck disable=SC2086 # the file names have no spaces
+awk -v headers="$headers" '
+function rank(d) {
+	if (d == "host/base") return 0
+	if (d == "host") return 1
+	if (d == "conformance/cli") return 3
+	if (d ~ /^conformance\//) return 2
+	if (d ~ /^(tests|bench)(\/|$)/) return 9
+	return 99
+}
+function dirname(p) { sub(/\/[^\/]*$/, "", p); return p }
+BEGIN {
+	n = split(headers, h, "\n")
+	for (i = 1; i <= n; i++) {
+		b = h[i]; sub(/.*\//, "", b)
+		if (!(b in where)) where[b] = dirname(h[i])
+		have[h[i]] = 1
+	}
+}
+/^#[ \t]*include[ \t]*[<"]/ {
+	dir = dirname(FILENAME)
+	inc = $0; sub(/^[^<"]*[<"]/, "", inc); sub(/[>"].*$/, "", inc)
+	if ($0 ~ /</) {
+		if (inc ~ /^(yaml|pcre2)\.h$/ && dir ~ /^host/ &&
+		    FILENAME != "host/base/pc_match.c") {
+			printf "%s:%d: host/ must not include <%s>\n", FILENAME, FNR, inc
+			bad = 1
+		}
+		next
+	}
+	hdir = ((dir "/" inc) in have) ? dir : where[inc]
+	if (hdir == "" || hdir == dir) next
+	if (rank(hdir) > rank(dir)) {
+		printf "%s:%d: %s must not include \"%s\" (%s)\n", FILENAME, FNR, dir, inc, hdir
+		bad = 1
+	} else if (inc ~ /_impl\.h$/ && rank(dir) != 9) {
+		printf "%s:%d: \"%s\" is private to %s\n", FILENAME, FNR, inc, hdir
+		bad = 1
+	}
+}
+END { exit bad }
+' $files
