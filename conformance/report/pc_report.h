@@ -34,6 +34,9 @@ struct pc_case {
 	char *system_out; /* the captured exchange (stdin/stdout/stderr,
 			     exit, verdict), or NULL */
 	char *system_err; /* host log lines, or NULL */
+	char *rule;	  /* the rule id a failure stands for ("PC-HOOK-002"),
+			     or NULL: then a message "PC-XXX-NNN: ..." names
+			     it, else JUnit/TAP say "plugcheck" */
 };
 
 /* How the host loads the plugin in one setting (R1.7). */
@@ -73,23 +76,34 @@ enum pc_report_format {
 /* pc_report_format_parse - "human", "json", "junit", "tap"; -1 else. */
 int pc_report_format_parse(const char *s);
 
-/* pc_report_add_case - append a case; copies every string (NULLs kept).
- * Returns the new case (owned by r). */
+/* pc_report_add_case - append a case; copies every string (NULLs kept);
+ * system_err and rule start NULL. Returns the new case (owned by r, valid
+ * until the next pc_report_add_case); set its system_err or rule to a
+ * malloc'd string (pc_xstrdup) and pc_report_release() frees it. */
 struct pc_case *pc_report_add_case(struct pc_report *r, const char *classname,
 				   const char *name, enum pc_case_status st,
 				   const char *message, const char *out,
 				   double time_s);
-/* pc_report_add_load - append a load verdict; copies the strings. */
+/* pc_report_add_load - append a load verdict; copies the strings (a NULL
+ * detail becomes ""). */
 void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 			const char *detail);
+/* pc_report_release - free everything `r` owns and leave it empty (as
+ * PC_REPORT_INIT, ready for reuse). */
 void pc_report_release(struct pc_report *r);
 
 /* pc_report_failed - the run fails: an unsuppressed error finding, or an
- * unsuppressed warning when r->strict. */
+ * unsuppressed warning when r->strict. A finding is suppressed when its
+ * `suppressed` flag is set or its id is in r->suppressed_ids; every
+ * renderer uses the same rule. */
 bool pc_report_failed(const struct pc_report *r);
 
-/* pc_report_write - render `r` in `fmt` to `out`. `color` only affects
- * the human form (ANSI colours). Returns 0, or PC_EIO when writing failed. */
+/* pc_report_write - render `r` in `fmt` to `out` and flush it. `color`
+ * only affects the human form (ANSI colours). Text is written as valid
+ * UTF-8 (invalid bytes become U+FFFD) and escaped for the format. Returns
+ * 0, PC_EINVAL for an unknown `fmt`, or PC_EIO when writing failed (or
+ * the JSON text would pass 1 GiB; nothing is written then). Does
+ * not block beyond the writes to `out`. */
 int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,
 		    FILE *out, bool color);
 

@@ -1,0 +1,264 @@
+/* pc_report_human.c - the terminal summary: host verdict, load settings,
+ * findings grouped by kind, suppressed ids, case counts, final verdict.
+ * Failed cases are not listed: each one fails because of findings, which
+ * are shown above it.
+ *
+ * Text from the plugin reaches a terminal, so control characters (an ESC
+ * would start an escape sequence) are written as "\xNN" / "\u{NN}"; the
+ * host error keeps its newlines and is otherwise byte-identical for every
+ * printable error the host produces.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_report.h"
+#include "pc_report_impl.h"
+#include "pc_xalloc.h"
+
+#define BOLD   "\033[1m"
+#define RED    "\033[31m"
+#define YELLOW "\033[33m"
+#define CYAN   "\033[36m"
+#define GREEN  "\033[32m"
+#define RESET  "\033[0m"
+
+struct ctx {
+	FILE *out;
+	bool color;
+};
+
+static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '\t')
+		fputc('\t', out);
+	else if (cp == '\n')
+		fputs("\\n", out);
+	else if (cp < 0x20 || cp == 0x7f)
+		fprintf(out, "\\x%02x", cp);
+	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+		fprintf(out, "\\u{%x}", cp);
+	else
+		fwrite(raw, 1, n, out);
+}
+
+static void esc_block(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '\n')
+		fputc('\n', out);
+	else
+		esc_line(out, cp, raw, n);
+}
+
+static void put(const struct ctx *x, const char *s)
+{
+	pc__report_escape(x->out, s, esc_line);
+}
+
+/* Write `s` in colour `sgr` when colours are on. */
+static void paint(const struct ctx *x, const char *sgr, const char *s)
+{
+	if (x->color)
+		fputs(sgr, x->out);
+	fputs(s, x->out);
+	if (x->color)
+		fputs(RESET, x->out);
+}
+
+static const char *sev_color(enum pc_severity s)
+{
+	return s == PC_SEV_ERROR ? RED : s == PC_SEV_WARNING ? YELLOW : CYAN;
+}
+
+static void verdicts(const struct pc_report *r, const struct ctx *x)
+{
+	fputs("host: ", x->out);
+	paint(x, r->loaded ? GREEN : RED, r->loaded ? "loaded" : "rejected");
+	if (r->loaded && r->name) {
+		fputc(' ', x->out);
+		put(x, r->name);
+		if (r->version) {
+			fputc(' ', x->out);
+			put(x, r->version);
+		}
+	}
+	fputs(" (", x->out);
+	put(x, r->path ? r->path : "");
+	fputc(')', x->out);
+	if (!r->loaded && r->host_error) {
+		fputs(": ", x->out);
+		pc__report_escape(x->out, r->host_error, esc_block);
+	}
+	fputc('\n', x->out);
+	for (size_t i = 0; i < r->nloads; i++) {
+		const struct pc_load *l = &r->loads[i];
+
+		fputs("  ", x->out);
+		put(x, l->as);
+		fputs(": ", x->out);
+		paint(x, l->loaded ? GREEN : YELLOW,
+		      l->loaded ? "loaded" : "not loaded");
+		if (l->detail && *l->detail) {
+			fputs(l->loaded ? " (" : ": ", x->out);
+			put(x, l->detail);
+			fputs(l->loaded ? ")" : "", x->out);
+		}
+		fputc('\n', x->out);
+	}
+}
+
+/* An unsuppressed finding, with the highest severity of its kind. */
+struct item {
+	const struct pc_finding *f;
+	enum pc_severity group_sev;
+	size_t index;
+};
+
+/* The length of the kind prefix of `id`: "PC-HOOK" of "PC-HOOK-002". */
+static size_t kind_len(const char *id)
+{
+	const char *dash = strrchr(id, '-');
+
+	return dash ? (size_t)(dash - id) : strlen(id);
+}
+
+static bool same_kind(const char *a, const char *b)
+{
+	size_t n = kind_len(a);
+
+	return n == kind_len(b) && !strncmp(a, b, n);
+}
+
+static int cmp_item(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	const char *ia = a->f->rule->id, *ib = b->f->rule->id;
+	size_t na = kind_len(ia), nb = kind_len(ib);
+	int d;
+
+	if (a->group_sev != b->group_sev)
+		return a->group_sev > b->group_sev ? -1 : 1;
+	d = strncmp(ia, ib, na < nb ? na : nb);
+	if (d || na != nb)
+		return d ? d : na < nb ? -1 : 1;
+	if (a->f->rule->severity != b->f->rule->severity)
+		return a->f->rule->severity > b->f->rule->severity ? -1 : 1;
+	d = strcmp(ia, ib);
+	if (d)
+		return d;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The unsuppressed findings in display order; *n gets their number. */
+static struct item *sorted_items(const struct pc_report *r, size_t *n)
+{
+	struct item *v = pc_xcalloc(r->findings.nr + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < r->findings.nr; i++)
+		if (!pc__report_is_suppressed(r, &r->findings.v[i]))
+			v[(*n)++] = (struct item){ &r->findings.v[i],
+						   PC_SEV_NOTE, i };
+	for (size_t i = 0; i < *n; i++)
+		for (size_t j = 0; j < *n; j++)
+			if (same_kind(v[i].f->rule->id, v[j].f->rule->id) &&
+			    v[j].f->rule->severity > v[i].group_sev)
+				v[i].group_sev = v[j].f->rule->severity;
+	qsort(v, *n, sizeof(*v), cmp_item);
+	return v;
+}
+
+static void finding(const struct pc_finding *f, const struct ctx *x)
+{
+	const struct pc_rule *rule = f->rule;
+	const char *loc = f->where && *f->where ? f->where : f->file;
+
+	fputs("  ", x->out);
+	paint(x, sev_color(rule->severity), pc_severity_name(rule->severity));
+	fprintf(x->out, " %s [%s] ", rule->id, rule->spec);
+	if (loc && *loc) {
+		put(x, loc);
+		fputs(": ", x->out);
+	}
+	put(x, f->message);
+	fputs("\n      fix: ", x->out);
+	put(x, rule->fix);
+	fputc('\n', x->out);
+}
+
+static void findings(const struct pc_report *r, const struct ctx *x)
+{
+	size_t n;
+	struct item *v = sorted_items(r, &n);
+
+	if (!n)
+		fputs("\nno findings\n", x->out);
+	for (size_t i = 0; i < n; i++) {
+		const char *id = v[i].f->rule->id;
+
+		if (!i || !same_kind(v[i - 1].f->rule->id, id)) {
+			fputc('\n', x->out);
+			if (x->color)
+				fputs(BOLD, x->out);
+			fwrite(id, 1, kind_len(id), x->out);
+			if (x->color)
+				fputs(RESET, x->out);
+			fputc('\n', x->out);
+		}
+		finding(v[i].f, x);
+	}
+	free(v);
+}
+
+/* "suppressed: ID (N)" once per id, in id order. */
+static void suppressed(const struct pc_report *r, const struct ctx *x)
+{
+	const char *last = NULL;
+
+	for (;;) {
+		const char *next = NULL;
+		size_t count = 0;
+
+		for (size_t i = 0; i < r->findings.nr; i++) {
+			const struct pc_finding *f = &r->findings.v[i];
+			const char *id = f->rule->id;
+
+			if (!pc__report_is_suppressed(r, f) ||
+			    (last && strcmp(id, last) <= 0))
+				continue;
+			if (!next || strcmp(id, next) < 0) {
+				next = id;
+				count = 0;
+			}
+			count += !strcmp(id, next);
+		}
+		if (!next)
+			return;
+		fprintf(x->out, "suppressed: %s (%zu)\n", next, count);
+		last = next;
+	}
+}
+
+void pc__report_human(const struct pc_report *r, FILE *out, bool color)
+{
+	const struct ctx x = { out, color };
+	struct pc__report_counts c;
+	bool failed = pc_report_failed(r);
+
+	pc__report_count(r, &c);
+	verdicts(r, &x);
+	findings(r, &x);
+	fputc('\n', out);
+	suppressed(r, &x);
+	if (r->ncases)
+		fprintf(out, "cases: %zu run, %zu failed, %zu skipped\n",
+			r->ncases, c.failed, c.skipped);
+	if (r->incomplete) {
+		paint(&x, YELLOW, "incomplete: the run was interrupted");
+		fputc('\n', out);
+	}
+	fprintf(out,
+		"%zu error(s), %zu warning(s), %zu note(s), %zu suppressed \xe2\x80\x94 ",
+		c.errors, c.warnings, c.notes, c.suppressed);
+	paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
+	fputc('\n', out);
+}

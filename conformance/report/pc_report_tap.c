@@ -1,0 +1,108 @@
+/* pc_report_tap.c - TAP version 13: one test point per case, a YAML
+ * diagnostic block under each failure, and the finding counts last.
+ *
+ * A test line must stay one line and its description must not start a
+ * directive, so descriptions and SKIP reasons escape "\" as "\\", "#" as
+ * "\#" and control characters as "\xNN" / "\u{NN}". YAML values are
+ * double-quoted scalars with YAML escapes for everything not printable.
+ */
+#include <stdbool.h>
+
+#include "pc_report.h"
+#include "pc_report_impl.h"
+
+static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '\\' || cp == '#')
+		fprintf(out, "\\%c", (char)cp);
+	else if (cp < 0x20 || cp == 0x7f)
+		fprintf(out, "\\x%02x", cp);
+	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+		fprintf(out, "\\u{%x}", cp);
+	else
+		fwrite(raw, 1, n, out);
+}
+
+static bool yaml_printable(unsigned cp)
+{
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+		return false;
+	/* U+2028/9 are line breaks in YAML 1.1; U+FEFF a byte order mark */
+	return cp != 0x2028 && cp != 0x2029 && cp != 0xfeff && cp != 0xfffe &&
+	       cp != 0xffff;
+}
+
+static void esc_yaml(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '"' || cp == '\\')
+		fprintf(out, "\\%c", (char)cp);
+	else if (cp == '\n')
+		fputs("\\n", out);
+	else if (cp == '\t')
+		fputs("\\t", out);
+	else if (cp == '\r')
+		fputs("\\r", out);
+	else if (!yaml_printable(cp) && cp < 0x100)
+		fprintf(out, "\\x%02x", cp);
+	else if (!yaml_printable(cp))
+		fprintf(out, "\\u%04x", cp);
+	else
+		fwrite(raw, 1, n, out);
+}
+
+static void yaml_key(FILE *out, const char *key, const char *value)
+{
+	fprintf(out, "  %s: \"", key);
+	pc__report_escape(out, value, esc_yaml);
+	fputs("\"\n", out);
+}
+
+static void diagnostics(const struct pc_case *c, FILE *out)
+{
+	const struct pc_rule *rule;
+	const char *id = pc__report_case_rule(c, &rule);
+
+	fputs("  ---\n", out);
+	yaml_key(out, "message", c->message ? c->message : "failed");
+	yaml_key(out, "rule", id ? id : "plugcheck");
+	if (rule) {
+		yaml_key(out, "severity", pc_severity_name(rule->severity));
+		yaml_key(out, "fix", rule->fix);
+	}
+	fputs("  ...\n", out);
+}
+
+static void test_point(const struct pc_case *c, size_t n, FILE *out)
+{
+	fprintf(out, "%s %zu - ", c->status == PC_CASE_FAIL ? "not ok" : "ok",
+		n);
+	pc__report_escape(out, c->classname, esc_line);
+	fputs(": ", out);
+	pc__report_escape(out, c->name, esc_line);
+	if (c->status == PC_CASE_SKIP) {
+		fputs(" # SKIP", out);
+		if (c->message && *c->message) {
+			fputc(' ', out);
+			pc__report_escape(out, c->message, esc_line);
+		}
+	}
+	fputc('\n', out);
+	if (c->status == PC_CASE_FAIL)
+		diagnostics(c, out);
+}
+
+void pc__report_tap(const struct pc_report *r, FILE *out)
+{
+	struct pc__report_counts c;
+
+	pc__report_count(r, &c);
+	fprintf(out, "TAP version 13\n1..%zu\n", r->ncases);
+	for (size_t i = 0; i < r->ncases; i++)
+		test_point(&r->cases[i], i + 1, out);
+	if (r->incomplete)
+		fputs("# plugcheck: incomplete: the run was interrupted\n",
+		      out);
+	fprintf(out,
+		"# plugcheck: %zu errors, %zu warnings, %zu notes, %zu suppressed\n",
+		c.errors, c.warnings, c.notes, c.suppressed);
+}
