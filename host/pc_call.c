@@ -231,7 +231,7 @@ int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
 		struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
 
 		pc_buf_adds(&m, "prompt_file ");
-		pc_rust_debug_str(&m, c->prompt_file, strlen(c->prompt_file));
+		pc_rust_debug_path(&m, c->prompt_file, strlen(c->prompt_file));
 		pc_buf_addf(&m, " for command '%s' could not be read: ", c->name);
 		pc_rust_io_error(&m, ferr.sys_errno);
 		set(r, PC_OUT_SPAWN_ERROR, false, pc_buf_detach(&m, NULL));

@@ -217,7 +217,7 @@ enum pc__verdict pc__host_verdict(const struct pc_exchange *x,
 		return PC__V_TIMEOUT;
 	case PC_PROC_SPAWN_ERROR:
 		pc_buf_addf(msg, "failed to spawn %s ", spawn_label);
-		pc_rust_debug_str(msg, script, strlen(script));
+		pc_rust_debug_path(msg, script, strlen(script));
 		pc_buf_adds(msg, ": ");
 		pc_rust_io_error(msg, r->spawn_errno);
 		return PC__V_SPAWN;

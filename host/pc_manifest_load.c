@@ -502,7 +502,7 @@ char *pc_manifest_load_error_line(const char *dir, const char *msg)
 	while (base > dir && base[-1] != '/')
 		base--;
 	pc_buf_adds(&b, "failed to load plugin in ");
-	pc_rust_debug_str(&b, base, (size_t)(dir + n - base));
+	pc_rust_debug_path(&b, base, (size_t)(dir + n - base));
 	pc_buf_addf(&b, ": %s", msg);
 	return pc_buf_detach(&b, NULL);
 }

@@ -19,23 +19,6 @@ struct trust_store {
 	char *ws_key;
 };
 
-/* `{:?}` of a Path: as of a str, except that Rust's OsStr Debug uses
- * char::escape_debug, which also escapes the single quote (rust-lang/rust
- * issue 114583). pc_rust_debug_str() writes a ' only for a ' in `p`. */
-static void debug_path(struct pc_buf *b, const char *p)
-{
-	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
-	const char *s;
-
-	pc_rust_debug_str(&q, p, strlen(p));
-	for (s = pc_buf_cstr(&q); *s; s++)
-		if (*s == '\'')
-			pc_buf_adds(b, "\\'");
-		else
-			pc_buf_addch(b, *s);
-	pc_buf_release(&q);
-}
-
 static bool is_utf8(const char *s, size_t n)
 {
 	unsigned cp;
@@ -85,7 +68,7 @@ char *pc_registry_skip_line(const char *name, const char *canon)
 
 	pc_buf_addf(&b, "[plugins] skipping project-scoped plugin '%s' (in ",
 		    name);
-	debug_path(&b, canon);
+	pc_rust_debug_path(&b, canon, strlen(canon));
 	pc_buf_adds(&b, "); trust it with the plugin trust prompt (/plugin-trust), set --trust-project-plugins / CATALYST_CODE_TRUST_PROJECT_PLUGINS=1, or reinstall with `/plugin-install \xe2\x80\xa6 workspace`");
 	return pc_buf_detach(&b, NULL);
 }

@@ -223,6 +223,20 @@ int pc_rust_debug_str(struct pc_buf *out, const char *s, size_t n)
 	return rc ? rc : pc_buf_addch(out, '"');
 }
 
+int pc_rust_debug_path(struct pc_buf *out, const char *p, size_t n)
+{
+	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc = pc_rust_debug_str(&q, p, n);
+
+	/* char::escape_debug (used for OsStr) also escapes the single quote;
+	 * a ' in the str form can only come from a ' in `p`. */
+	for (size_t i = 0; !rc && i < q.len; i++)
+		rc = q.data[i] == '\'' ? pc_buf_adds(out, "\\'")
+				       : pc_buf_addch(out, q.data[i]);
+	pc_buf_release(&q);
+	return rc;
+}
+
 int pc_rust_io_error(struct pc_buf *out, int errnum)
 {
 	return pc_buf_addf(out, "%s (os error %d)", strerror(errnum), errnum);

@@ -23,6 +23,12 @@
  * written as Rust writes an OsStr: \xNN. Returns 0 or PC_EFBIG. */
 int pc_rust_debug_str(struct pc_buf *out, const char *s, size_t n);
 
+/* pc_rust_debug_path - append `{:?}` of a Path / OsStr (Unix): as
+ * pc_rust_debug_str, except that OsStr's Debug runs every char through
+ * char::escape_debug, which also escapes ' as \'. Used for the host's
+ * messages that format a path (R1.7.6, R1.11, R4.3.4, R7.5). */
+int pc_rust_debug_path(struct pc_buf *out, const char *p, size_t n);
+
 /* pc_rust_io_error - append io::Error's Display for an OS error:
  * "<strerror(errnum)> (os error <errnum>)". Returns 0 or PC_EFBIG. */
 int pc_rust_io_error(struct pc_buf *out, int errnum);

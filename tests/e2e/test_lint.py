@@ -322,3 +322,11 @@ def test_rejected_human_output(ctx):
     code, stdout, stderr = ctx.run("lint", d)
     eq(code, 3)
     eq(stdout.splitlines()[:2], ["%s: REJECTED by the host" % d, "  host error: plugin name is empty"])
+
+
+def test_path_debug_quoting_in_log_line(ctx):
+    # R1.11: the directory name is formatted as a Rust path ({:?}), which
+    # escapes a single quote
+    d = ctx.plugin("p", {"name": "", "version": "1"}, dirname="it's \"here\"")
+    code, out = ctx.json("lint", d)
+    eq(out["host_log"], ["[plugins] failed to load plugin in \"it\\'s \\\"here\\\"\": plugin name is empty"])
