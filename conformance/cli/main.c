@@ -8,6 +8,7 @@
 #include "pc_exit.h"
 
 const struct pc_cmd *const pc_cmds[] = {
+	&pc_cmd_check,
 	&pc_cmd_fire,
 	&pc_cmd_lint,
 	&pc_cmd_rules,
@@ -67,8 +68,8 @@ int main(int argc, char **argv)
 	if (cmd)
 		return cmd->run(argc - 1, argv + 1);
 	if (stat(argv[1], &st) == 0 || strchr(argv[1], '/')) {
-		argv[0] = (char *)"lint";
-		return pc_cmd_lint.run(argc, argv);
+		argv[0] = (char *)"check";
+		return pc_cmd_check.run(argc, argv);
 	}
 	fprintf(stderr, "plugcheck: '%s' is not a command or a path\n", argv[1]);
 	usage(stderr);

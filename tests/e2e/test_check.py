@@ -1,0 +1,275 @@
+"""plugcheck check: the conformance suite. A well-behaved plugin comes out
+clean; each misbehaving one produces its specific finding id."""
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+
+from e2e import eq
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "..", "fixtures", "plugins")
+
+
+def check(ctx, d, *extra):
+    return ctx.json("check", d, "--repeat", "1", *extra)
+
+
+def ids(out, severity=None):
+    return sorted({f["id"] for f in out["findings"] if not f["suppressed"]
+                   and (severity is None or f["severity"] == severity)})
+
+
+def manifest(name, caps=None, **parts):
+    m = {"name": name, "version": "1.0.0"}
+    m.update(parts)
+    return m
+
+
+def test_good_sh_is_clean(ctx):
+    code, out = check(ctx, os.path.join(FIX, "good-sh"))
+    eq(ids(out, "error") + ids(out, "warning"), [], json.dumps(out["findings"], indent=1))
+    eq(code, 0)
+    eq(out["loaded"], True)
+    eq([(l["as"], l["loaded"]) for l in out["loads"]],
+       [("plugin_dir", True), ("global", True), ("project", False), ("project_trusted", True)])
+    assert out["loads"][2]["detail"].startswith("[plugins] skipping project-scoped plugin 'good-sh' (in \"")
+    assert out["summary"]["passed"] is True
+
+
+def test_good_py_is_clean(ctx):
+    code, out = check(ctx, os.path.join(FIX, "good-py"))
+    eq(ids(out, "error") + ids(out, "warning"), [], json.dumps(out["findings"], indent=1))
+    eq(code, 0)
+    names = [c["name"] for c in out["cases"] if c["classname"] == "plugcheck.memory"]
+    eq([n.split(" ")[0] for n in names], ["save", "list", "inject", "forget", "list", "compact_append"])
+
+
+def test_example_is_clean(ctx):
+    code, out = check(ctx, os.path.join(HERE, "..", "..", "examples", "secret-guard"))
+    eq(ids(out, "error") + ids(out, "warning"), [])
+    eq(code, 0)
+
+
+def hook(ctx, name, point, body, **entry):
+    e = {"script": "h.sh"}
+    e.update(entry)
+    return ctx.plugin(name, manifest(name, hooks={point: e}), {"h.sh": body})
+
+
+def test_missing_allow_is_an_accidental_deny(ctx):
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":\"true\"}'\n")
+    code, out = check(ctx, d)
+    assert "PC-HOOK-012" in ids(out), ids(out)
+    eq(code, 1)
+    f = [f for f in out["findings"] if f["id"] == "PC-HOOK-012"][0]
+    eq(f["message"], 'allow is "true": the host denies this call with reason ""')
+    eq(f["where"], "hook pre_bash")
+
+
+def test_crashing_guard_denies_by_failure(ctx):
+    d = hook(ctx, "p", "pre_write", "#!/bin/sh\nexit 3\n")
+    code, out = check(ctx, d)
+    assert "PC-HOOK-010" in ids(out)
+    f = [f for f in out["findings"] if f["id"] == "PC-HOOK-010"][0]
+    eq(f["message"], "hook 'pre_write' exited with exit status: 3: ")
+
+
+def test_failing_post_hook_is_a_warning(ctx):
+    d = hook(ctx, "p", "post_bash", "#!/bin/sh\necho nope\n")
+    code, out = check(ctx, d)
+    eq(ids(out, "warning"), ["PC-HOOK-011"])
+    eq(code, 0)
+    code, out = check(ctx, d, "--strict")
+    eq(code, 1)
+
+
+def test_background_child_holds_stdout(ctx):
+    d = hook(ctx, "p", "turn_end", "#!/bin/sh\ncat >/dev/null\n(sleep 20) &\necho '{\"allow\":true}'\n",
+             timeout_ms=400)
+    code, out = check(ctx, d)
+    assert "PC-PROC-003" in ids(out), ids(out)
+
+
+def test_detached_leftover_process(ctx):
+    d = hook(ctx, "p", "turn_start",
+             "#!/bin/sh\ncat >/dev/null\n(sleep 20 >/dev/null 2>&1 </dev/null &)\necho '{\"allow\":true}'\n")
+    code, out = check(ctx, d)
+    assert "PC-PROC-001" in ids(out), ids(out)
+
+
+def test_slow_hook_latency(ctx):
+    d = hook(ctx, "p", "pre_tool", "#!/bin/sh\ncat >/dev/null\nsleep 0.4\necho '{\"allow\":true}'\n",
+             timeout_ms=600)
+    code, out = check(ctx, d)
+    assert "PC-PROC-002" in ids(out), ids(out)
+
+
+def test_output_over_cap(ctx):
+    d = hook(ctx, "p", "post_read", "#!/bin/sh\ncat >/dev/null\nhead -c 2000000 /dev/zero\n")
+    code, out = check(ctx, d)
+    assert "PC-IO-001" in ids(out), ids(out)
+
+
+def test_fails_on_large_input(ctx):
+    d = hook(ctx, "p", "pre_write",
+             "#!/bin/sh\nn=$(wc -c)\nif [ \"$n\" -gt 500000 ]; then exit 1; fi\necho '{\"allow\":true}'\n",
+             pass_args=True)
+    code, out = check(ctx, d)
+    assert "PC-IO-002" in ids(out), ids(out)
+    assert "PC-IO-003" in ids(out), ids(out)
+
+
+def test_fails_on_non_ascii(ctx):
+    d = hook(ctx, "p", "pre_input",
+             "#!/bin/sh\nctx=$(cat)\ncase \"$ctx\" in *\u00e9*) exit 1;; esac\necho '{\"allow\":true}'\n",
+             pass_args=True)
+    code, out = check(ctx, d)
+    assert "PC-ENV-001" in ids(out), ids(out)
+
+
+def test_answer_shape_notes(ctx):
+    d = hook(ctx, "a", "post_tool", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":false,\"reason\":\"x\"}'\n")
+    code, out = check(ctx, d)
+    assert "PC-HOOK-013" in ids(out)
+    d = hook(ctx, "b", "pre_read", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":false}'\n")
+    code, out = check(ctx, d)
+    assert "PC-HOOK-014" in ids(out)
+    d = hook(ctx, "c", "pre_bash", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true,\"modify\":\"ls\"}'\n")
+    code, out = check(ctx, d)
+    assert "PC-HOOK-015" in ids(out)
+    d = hook(ctx, "d", "session_start", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true,\"modify\":{}}'\n")
+    code, out = check(ctx, d)
+    assert {"PC-HOOK-016", "PC-DOC-001"} <= set(ids(out)), ids(out)
+
+
+def test_env_var_never_passed(ctx):
+    d = ctx.plugin("p", manifest("p", hooks={"pre_bash": {"script": "h.py"}}),
+                   {"h.py": "#!/usr/bin/env python3\nimport os, sys\nsys.stdin.read()\n"
+                            "m = os.environ.get('MY_GUARD_MODE', 'strict')\nprint('{\"allow\":true}')\n"})
+    code, out = check(ctx, d)
+    f = [f for f in out["findings"] if f["id"] == "PC-ENV-002"]
+    eq([x["message"] for x in f], ["'h.py' reads $MY_GUARD_MODE, which the host never passes (its environment is cleared)"])
+
+
+def tool(ctx, name, body, params=None):
+    t = {"name": "t", "script": "t.sh"}
+    if params is not None:
+        t["parameters"] = params
+    return ctx.plugin(name, manifest(name, tools=[t]), {"t.sh": body})
+
+
+def test_tool_crashes_on_valid_args(ctx):
+    d = tool(ctx, "p", "#!/bin/sh\nexit 2\n",
+             {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]})
+    code, out = check(ctx, d)
+    assert "PC-TOOL-010" in ids(out), ids(out)
+    eq(code, 1)
+
+
+def test_tool_crashes_on_invalid_args(ctx):
+    body = "#!/bin/sh\nctx=$(cat)\ncase \"$ctx\" in *'\"q\":\"'*) echo ok;; *) exit 5;; esac\n"
+    d = tool(ctx, "p", body, {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]})
+    code, out = check(ctx, d)
+    eq(ids(out, "warning"), ["PC-TOOL-011"])
+
+
+def test_bad_schema(ctx):
+    d = tool(ctx, "p", "#!/bin/sh\ncat >/dev/null\necho ok\n", {"type": "object", "required": "q"})
+    code, out = check(ctx, d)
+    assert "PC-TOOL-005" in ids(out), ids(out)
+
+
+def test_command_failure(ctx):
+    d = ctx.plugin("p", manifest("p", commands=[{"name": "c", "script": "c.sh"}]),
+                   {"c.sh": "#!/bin/sh\nexit 1\n"})
+    code, out = check(ctx, d)
+    assert "PC-CMD-010" in ids(out)
+
+
+def test_memory_documented_actions_only(ctx):
+    body = ("#!/usr/bin/env python3\nimport json,sys\nc=json.load(sys.stdin)\n"
+            "a=c['action']\nprint(json.dumps({'ok':True,'output':'x'} if a in ('write','search','standing_prompt') "
+            "else {'error':'unknown action '+a}))\n")
+    d = ctx.plugin("m", manifest("m", memory_provider={"script": "m.py"}), {"m.py": body})
+    code, out = check(ctx, d)
+    assert {"PC-MEM-001", "PC-MEM-002"} <= set(ids(out)), ids(out)
+
+
+def test_memory_loses_data(ctx):
+    body = ("#!/usr/bin/env python3\nimport json,sys\nc=json.load(sys.stdin)\n"
+            "print(json.dumps({'ok':True,'id':'1','entries':[],'injection':''}))\n")
+    d = ctx.plugin("m", manifest("m", memory_provider={"script": "m.py"}), {"m.py": body})
+    code, out = check(ctx, d)
+    eq(ids(out, "warning"), ["PC-MEM-003"])
+
+
+def test_oauth_findings(ctx):
+    d = ctx.plugin("o", manifest("o", oauth={"provider_id": "acme", "base_url": "https://x", "script": "o.sh"}),
+                   {"o.sh": "#!/bin/sh\nctx=$(cat)\ncase \"$ctx\" in *'\"action\":\"token\"'*) exit 9;; esac\necho '{\"flow\":\"web\"}'\n"})
+    code, out = check(ctx, d)
+    assert {"PC-OAUTH-001", "PC-OAUTH-002"} <= set(ids(out)), ids(out)
+
+
+def test_rejected_plugin_exit_3(ctx):
+    d = ctx.plugin("p", {"name": "p"})
+    code, out = check(ctx, d)
+    eq((code, out["loaded"], out["host_error"]), (3, False, "plugin.json parse error: missing field `version` at line 3 column 1"))
+
+
+def test_ignore_and_config(ctx):
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\nexit 3\n")
+    code, out = check(ctx, d, "--ignore", "PC-HOOK-010")
+    eq(code, 0)
+    assert any(f["id"] == "PC-HOOK-010" and f["suppressed"] for f in out["findings"])
+    with open(os.path.join(d, ".plugcheck.yaml"), "w") as f:
+        f.write("ignore:\n  - PC-HOOK-010\n")
+    code, out = check(ctx, d)
+    eq(code, 0)
+    with open(os.path.join(d, ".plugcheck.yaml"), "w") as f:
+        f.write("ignore:\n  - PC-NOPE-1\n")
+    code, stdout, stderr = ctx.run("check", d)
+    eq(code, 2)
+    eq(stderr, "plugcheck: %s/.plugcheck.yaml:2:5: unknown rule id (see `plugcheck rules`)\n" % d)
+
+
+def test_junit_and_tap(ctx):
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\nexit 3\n")
+    junit = os.path.join(ctx.tmp, "r.xml")
+    code, stdout, stderr = ctx.run("check", d, "--repeat", "1", "--format", "junit", "--output", junit)
+    eq(code, 1)
+    assert "PC-HOOK-010" in stdout  # the human summary still goes to the terminal
+    root = ET.parse(junit).getroot()
+    eq(root.tag, "testsuites")
+    failed = [tc for tc in root.iter("testcase") if tc.find("failure") is not None]
+    assert any("PC-HOOK-010" in tc.find("failure").get("message") for tc in failed)
+    xsd = os.path.join(HERE, "..", "..", "docs", "junit.xsd")
+    p = subprocess.run(["xmllint", "--noout", "--schema", xsd, junit], capture_output=True)
+    eq(p.returncode, 0, p.stderr.decode())
+    code, tap, stderr = ctx.run("check", d, "--repeat", "1", "--format", "tap")
+    lines = tap.splitlines()
+    eq(lines[0], "TAP version 13")
+    assert any(l.startswith("not ok ") for l in lines)
+
+
+def test_json_validates_against_schema(ctx):
+    d = os.path.join(FIX, "good-sh")
+    out = os.path.join(ctx.tmp, "r.json")
+    code, stdout, stderr = ctx.run("check", d, "--repeat", "1", "--format", "json", "--output", out)
+    schema = os.path.join(HERE, "..", "..", "docs", "check.schema.json")
+    p = subprocess.run(["python3", "-c", "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))",
+                        out, schema], capture_output=True)
+    eq(p.returncode, 0, p.stderr.decode())
+
+
+def test_rules_lists_every_id(ctx):
+    code, out = ctx.json("rules")
+    got = [r["id"] for r in out]
+    eq(got, sorted(got))
+    assert {"PC-HOOK-012", "PC-MEM-002", "PC-LOAD-001"} <= set(got)
+
+
+def test_bare_path_runs_check(ctx):
+    code, stdout, stderr = ctx.run(os.path.join(FIX, "good-sh"), "--repeat", "1")
+    eq(code, 0)
+    assert "PASS" in stdout.splitlines()[-1], stdout
