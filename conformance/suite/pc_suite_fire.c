@@ -13,7 +13,7 @@
 static const char *const static_rules[] = {
 	"PC-LOAD-001", "PC-MAN-001",	"PC-MAN-002",	 "PC-MAN-003",
 	"PC-CAP-001",  "PC-CAP-002",	"PC-HOOK-001",	 "PC-HOOK-002",
-	"PC-HOOK-003", "PC-HOOK-004",	"PC-TOOL-001",	 "PC-TOOL-002",
+	"PC-HOOK-003", "PC-HOOK-004",	"PC-HOOK-005",	"PC-TOOL-001",	 "PC-TOOL-002",
 	"PC-TOOL-003", "PC-TOOL-004",	"PC-TOOL-005",	 "PC-CMD-001",
 	"PC-CMD-002",  "PC-SCRIPT-001", "PC-SCRIPT-002", "PC-SCRIPT-003",
 	"PC-SCRIPT-004", "PC-DOC-001",	"PC-DOC-002",	 "PC-IO-003",
@@ -43,6 +43,10 @@ static void static_notes(struct pc__suite *s)
 			pc__suite_find(s, "PC-HOOK-004", where,
 				       "timeout_ms %llu: a hung script blocks the turn for over 10 minutes",
 				       (unsigned long long)h->timeout_ms);
+		if (h->pass_args && !pc_fire_default_args(i))
+			pc__suite_find(s, "PC-HOOK-005", where,
+				       "'%s' never carries args, so pass_args only adds receive_tool_arguments to the inferred capabilities",
+				       n);
 		if (h->pass_args && pc_hook_is_blocking((enum pc_hook_point)i))
 			pc__suite_find(s, "PC-IO-003", where,
 				       "'%s' has pass_args: any call whose context exceeds 1048576 bytes is denied without running the hook",

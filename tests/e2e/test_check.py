@@ -273,3 +273,26 @@ def test_bare_path_runs_check(ctx):
     code, stdout, stderr = ctx.run(os.path.join(FIX, "good-sh"), "--repeat", "1")
     eq(code, 0)
     assert "PASS" in stdout.splitlines()[-1], stdout
+
+
+def test_good_c_is_clean(ctx):
+    # the C fixture: compiled here so the repository carries no binary
+    src = os.path.join(FIX, "good-c")
+    d = os.path.join(ctx.tmp, "good-c")
+    import shutil
+    shutil.copytree(src, d)
+    os.makedirs(os.path.join(d, "hooks"))
+    subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", os.path.join(d, "hooks", "guard"),
+                    os.path.join(d, "src", "guard.c")], check=True)
+    code, out = check(ctx, d)
+    eq(ids(out, "error") + ids(out, "warning"), [], json.dumps(out["findings"], indent=1))
+    eq(code, 0)
+    code, fired = ctx.json("fire", "pre_tool", d, "--args", '{"path":"/etc/shadow"}')
+    eq((fired["allow"], fired["reason"]), (False, "good-c: /etc/shadow is off limits"))
+
+
+def test_pass_args_on_argless_point(ctx):
+    d = hook(ctx, "p", "turn_start", "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n", pass_args=True)
+    code, out = check(ctx, d)
+    assert "PC-HOOK-005" in ids(out), ids(out)
+    eq(out["capabilities"], ["execute_subprocess", "receive_prompts", "receive_tool_arguments"])
