@@ -616,10 +616,16 @@ static void drain(struct run *run, bool is_err)
 		set_verdict(run, PC_PROC_READ_ERROR);
 	} else if (n == 0) {
 		close_fd(fd);
+		if (run->o->on_output)
+			run->o->on_output(run->o->output_ctx, is_err ? 2 : 1,
+					  chunk, 0);
 	} else if (b->len + (size_t)n > max ||
 		   pc_buf_add(b, chunk, (size_t)n) < 0) {
 		set_verdict(run, is_err ? PC_PROC_STDERR_OVERFLOW
 					: PC_PROC_STDOUT_OVERFLOW);
+	} else if (run->o->on_output) {
+		run->o->on_output(run->o->output_ctx, is_err ? 2 : 1, chunk,
+				  (size_t)n);
 	}
 }
 
@@ -662,6 +668,7 @@ static void handle_round(struct run *run, const struct pollfd pfd[])
 static int wait_phase(struct run *run, struct pc_err *err)
 {
 	int64_t deadline = pc_time_now_ms() + run->o->timeout_ms;
+	bool draining = false; /* PC_PROC_DRAIN_AFTER_KILL, past the deadline */
 	struct pollfd pfd[NSLOTS];
 
 	for (;;) {
@@ -672,14 +679,27 @@ static int wait_phase(struct run *run, struct pc_err *err)
 		if (run->verdict)
 			return 0;
 		if (run->exited && run->fd_out < 0 && run->fd_err < 0) {
-			set_verdict(run, PC_PROC_EXITED);
+			set_verdict(run, draining ? PC_PROC_TIMEOUT
+						  : PC_PROC_EXITED);
 			return 0;
 		}
-		if (pc_time_now_ms() >= deadline) {
+		if (pc_time_now_ms() < deadline)
+			continue;
+		if (!draining && (run->o->flags & PC_PROC_DRAIN_AFTER_KILL)) {
+			/* Go's exec.CommandContext: kill the child only,
+			 * then the host still reads both pipes to EOF */
 			run->r->exited_before_eof = run->exited;
-			set_verdict(run, PC_PROC_TIMEOUT);
-			return 0;
+			if (!run->exited)
+				kill(run->pid, SIGKILL);
+			draining = true;
+			deadline = pc_time_now_ms() + run->o->drain_max_ms;
+			continue;
 		}
+		if (!draining)
+			run->r->exited_before_eof = run->exited;
+		run->r->drain_capped = draining;
+		set_verdict(run, PC_PROC_TIMEOUT);
+		return 0;
 	}
 }
 

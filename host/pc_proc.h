@@ -28,6 +28,19 @@
  *   - R5.9 on timeout the direct child only gets SIGKILL.
  * Without the flag, stdin is written while draining (no separate phase).
  *
+ * ChatCLI semantics (spec chatcli.md X6, X7), selected by
+ * PC_PROC_DRAIN_AFTER_KILL: at the `timeout_ms` deadline the direct child
+ * only gets SIGKILL and reading goes on until EOF on both pipes (a
+ * background process holding a pipe stretches the call, as Go's os/exec
+ * does), for at most `drain_max_ms` more; the outcome is then
+ * PC_PROC_TIMEOUT, with the child's own wait status (SIGKILL, or the exit
+ * it made before the deadline) in has_status/exit_code/term_signal, and
+ * drain_capped set when plugcheck's cap, not EOF, ended the call. wall_ms
+ * is how long the host would have blocked (or the cap).
+ * `on_output`, when set, sees every chunk read from stdout (fd 1) or
+ * stderr (fd 2) in arrival order, and a zero-length call at each EOF; it
+ * lets a caller merge the streams line by line as ChatCLI does (X7).
+ *
  * Whatever the outcome, after the verdict is recorded pc_proc_run() kills
  * (SIGKILL) every process still alive in the child's process group and any
  * descendant re-parented to plugcheck (it makes itself a child subreaper),
@@ -108,7 +121,14 @@ enum pc_proc_flags {
 	PC_PROC_STDIN_FIRST = 1 << 0,
 	/* stdin is /dev/null (at EOF) instead of a pipe; stdin_data unused. */
 	PC_PROC_STDIN_DEVNULL = 1 << 1,
+	/* ChatCLI X6: kill the child at the deadline, keep reading to EOF. */
+	PC_PROC_DRAIN_AFTER_KILL = 1 << 2,
 };
+
+/* pc_proc_output_fn - called from pc_proc_run() with each chunk read from
+ * `fd` (1 stdout, 2 stderr), `n` > 0, or n == 0 once at that pipe's EOF.
+ * `p` is borrowed for the call only. Must not call pc_proc_run(). */
+typedef void (*pc_proc_output_fn)(void *ctx, int fd, const char *p, size_t n);
 
 struct pc_proc_opts {
 	struct pc_strvec argv;	 /* argv[0]: a path, or a name searched in
@@ -122,13 +142,18 @@ struct pc_proc_opts {
 	size_t stdout_max;	 /* cap in bytes; passing it fails the call */
 	size_t stderr_max;
 	unsigned flags;		 /* enum pc_proc_flags */
+	int64_t drain_max_ms;	 /* PC_PROC_DRAIN_AFTER_KILL: reading past
+				    the deadline stops after this many ms */
+	pc_proc_output_fn on_output; /* NULL, or sees every chunk read */
+	void *output_ctx;	 /* borrowed; passed to on_output */
 };
 
 #define PC_PROC_OPTS_INIT                                                      \
 	{ .argv = PC_STRVEC_INIT, .env = PC_STRVEC_INIT, .cwd = NULL,          \
 	  .stdin_data = NULL, .stdin_len = 0, .timeout_ms = 30000,             \
 	  .stdin_timeout_ms = 30000, .stdout_max = 1048576,                    \
-	  .stderr_max = 1048576, .flags = 0 }
+	  .stderr_max = 1048576, .flags = 0, .drain_max_ms = 0,               \
+	  .on_output = NULL, .output_ctx = NULL }
 
 enum pc_proc_outcome {
 	PC_PROC_EXITED = 0,	  /* exited or was killed by a signal on its own,
@@ -164,6 +189,8 @@ struct pc_proc_result {
 	int pid;		/* the direct child's pid (0 if not spawned) */
 	int leftover_processes;	/* processes alive after the verdict that
 				   plugcheck had to kill */
+	bool drain_capped;	/* PC_PROC_DRAIN_AFTER_KILL: a pipe was still
+				   open when drain_max_ms ran out */
 };
 
 #define PC_PROC_RESULT_INIT(omax, emax)                                        \

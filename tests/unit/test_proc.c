@@ -533,6 +533,76 @@ static void proc_bg_holds_stdout_times_out_and_is_swept(void **state)
 	assert_int_equal(errno, ESRCH);
 }
 
+/* PC_PROC_DRAIN_AFTER_KILL (ChatCLI X6): the child is killed at the
+ * deadline, reading goes on to EOF, and the drain cap ends it here since
+ * the background child sleeps 30 s. */
+static void proc_drain_after_kill_reads_on_until_cap(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "bg-holds-stdout", NULL);
+	fx->o.timeout_ms = 200;
+	fx->o.drain_max_ms = 300;
+	fx->o.flags |= PC_PROC_DRAIN_AFTER_KILL;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_TIMEOUT);
+	assert_true(fx->r.drain_capped);
+	assert_true(fx->r.exited_before_eof);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.exit_code, 0);
+	assert_true(fx->r.wall_ms >= 500 && fx->r.wall_ms < SLOW_MS);
+	assert_int_equal(fx->r.leftover_processes, 1);
+}
+
+/* The killed child's own status is kept (Go reports "signal: killed"), and
+ * without a pipe holder the call ends at EOF, not at the cap. */
+static void proc_drain_after_kill_keeps_sigkill_status(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "hang", NULL);
+	fx->o.timeout_ms = 200;
+	fx->o.drain_max_ms = SLOW_MS;
+	fx->o.flags |= PC_PROC_DRAIN_AFTER_KILL;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_TIMEOUT);
+	assert_false(fx->r.drain_capped);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.term_signal, SIGKILL);
+	assert_true(fx->r.wall_ms < SLOW_MS);
+}
+
+struct seen {
+	char order[64];
+	size_t nr;
+	int eofs;
+};
+
+static void record_chunk(void *ctx, int fd, const char *p, size_t n)
+{
+	struct seen *s = ctx;
+
+	(void)p;
+	if (!n)
+		s->eofs++;
+	else if (s->nr + 1 < sizeof(s->order))
+		s->order[s->nr++] = fd == 1 ? 'o' : 'e';
+}
+
+static void proc_on_output_sees_chunks_and_eofs(void **state)
+{
+	struct fx *fx = *state;
+	struct seen s = { { 0 }, 0, 0 };
+
+	fake(fx, "exit-3", NULL);
+	fx->o.on_output = record_chunk;
+	fx->o.output_ctx = &s;
+	run(fx);
+	assert_int_equal(fx->r.exit_code, 3);
+	assert_int_equal(s.eofs, 2);
+	assert_non_null(strchr(s.order, 'e'));
+}
+
 static pid_t read_pidfile(const char *path)
 {
 	char buf[32] = { 0 };
@@ -730,6 +800,9 @@ int main(void)
 		T(proc_slow_drip_is_collected),
 		T(proc_bg_holds_stdout_times_out_and_is_swept),
 		T(proc_bg_detached_is_swept),
+		T(proc_drain_after_kill_reads_on_until_cap),
+		T(proc_drain_after_kill_keeps_sigkill_status),
+		T(proc_on_output_sees_chunks_and_eofs),
 		T(proc_sweep_spares_unrelated_children),
 		T(proc_env_is_exactly_what_was_passed),
 		T(proc_cwd_is_honoured),
