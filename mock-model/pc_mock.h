@@ -78,4 +78,9 @@ const cJSON *pc_mock_requests(const struct pc_mock *m);
  * recorded request (the HTTP server records headers and the raw body). */
 void pc_mock_record_extra(struct pc_mock *m, const char *key, cJSON *value);
 
+/* pc_mock_chunk_size - the "chunk_size" (bytes of content per SSE delta)
+ * of the reply chosen by the most recent pc_mock_reply, or 16 when it set
+ * none or no reply was made yet. Never fails. */
+int pc_mock_chunk_size(const struct pc_mock *m);
+
 #endif
