@@ -17,6 +17,7 @@ struct pc_cmd {
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_lint;
+extern const struct pc_cmd pc_cmd_mock_model;
 extern const struct pc_cmd pc_cmd_rules;
 
 /* The table, sorted by name (a unit test checks it). */
