@@ -65,49 +65,19 @@ static int run_call(struct pc_host *h, const struct pc_plugin *p,
 		    struct pc_call_result *r, struct pc_exchange *x,
 		    struct pc_err *err)
 {
-	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	int rc = pc__host_run(h, script, timeout_ms, NULL, x, err);
-	char *out;
+	char *prefix, *msg, *out;
+	enum pc_outcome o;
 
 	if (rc)
 		return rc;
-	switch (pc__host_verdict(x, script, "script", &e)) {
-	case PC__V_TIMEOUT:
-		set(r, PC_OUT_TIMEOUT, false,
-		    pc_xasprintf("%s handler timed out after %llums", label,
-				 (unsigned long long)timeout_ms));
-		goto out;
-	case PC__V_SPAWN:
-	case PC__V_OVERFLOW:
-		set(r,
-		    x->proc.outcome == PC_PROC_STDOUT_OVERFLOW ||
-				    x->proc.outcome == PC_PROC_STDERR_OVERFLOW
-			    ? PC_OUT_OUTPUT_TOO_LARGE
-			    : PC_OUT_SPAWN_ERROR,
-		    false,
-		    pc_xasprintf("%s handler wait error: %s", label,
-				 pc_buf_cstr(&e)));
-		goto out;
-	case PC__V_DONE:
-		break;
-	}
-	pc_buf_reset(&e);
-	if (pc__host_failed_exit(x, &e)) {
-		set(r, PC_OUT_EXIT, false,
-		    pc_xasprintf("%s handler exited with %s", label,
-				 pc_buf_cstr(&e)));
-		goto out;
-	}
-	out = pc__host_trimmed_stdout(x);
-	if (!*out) {
-		free(out);
-		set(r, PC_OUT_EMPTY_STDOUT, false,
-		    pc_xasprintf("%s handler returned empty stdout", label));
-		goto out;
-	}
-	interpret(r, p, label, out, x);
-out:
-	pc_buf_release(&e);
+	prefix = pc_xasprintf("%s handler", label);
+	o = pc__host_judge(x, script, "script", prefix, timeout_ms, &msg, &out);
+	if (o != PC_OUT_OK)
+		set(r, o, false, msg);
+	else
+		interpret(r, p, label, out, x);
+	free(prefix);
 	return 0;
 }
 

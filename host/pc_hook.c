@@ -79,54 +79,26 @@ static void judge(struct pc_hook_result *r, const struct pc_plugin *p,
 		  enum pc_hook_point point, const struct pc_hook_cfg *cfg,
 		  struct pc_exchange *x)
 {
-	const char *hn = pc_hook_point_name(point);
-	struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
-	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *prefix = pc_xasprintf("hook '%s'", pc_hook_point_name(point));
 	struct pc_err perr = PC_ERR_INIT;
 	cJSON *v = NULL;
-	char *out;
+	char *msg, *out, *m;
+	enum pc_outcome o = pc__host_judge(x, cfg->script, "script", prefix,
+					   cfg->timeout_ms, &msg, &out);
 
-	switch (pc__host_verdict(x, cfg->script, "script", &e)) {
-	case PC__V_TIMEOUT:
-		pc_buf_addf(&m, "hook '%s' timed out after %llums", hn,
-			    (unsigned long long)cfg->timeout_ms);
-		fail(r, p, point, PC_OUT_TIMEOUT, m.data);
-		goto out;
-	case PC__V_SPAWN:
-	case PC__V_OVERFLOW:
-		pc_buf_addf(&m, "hook '%s' wait error: %s", hn, pc_buf_cstr(&e));
-		fail(r, p, point,
-		     x->proc.outcome == PC_PROC_STDOUT_OVERFLOW ||
-				     x->proc.outcome == PC_PROC_STDERR_OVERFLOW
-			     ? PC_OUT_OUTPUT_TOO_LARGE
-			     : PC_OUT_SPAWN_ERROR,
-		     m.data);
-		goto out;
-	case PC__V_DONE:
-		break;
-	}
-	pc_buf_reset(&e);
-	if (pc__host_failed_exit(x, &e)) {
-		pc_buf_addf(&m, "hook '%s' exited with %s", hn, pc_buf_cstr(&e));
-		fail(r, p, point, PC_OUT_EXIT, m.data);
-		goto out;
-	}
-	out = pc__host_trimmed_stdout(x);
-	if (!*out) {
-		pc_buf_addf(&m, "hook '%s' returned empty stdout", hn);
-		fail(r, p, point, PC_OUT_EMPTY_STDOUT, m.data);
+	if (o != PC_OUT_OK) {
+		fail(r, p, point, o, msg);
 	} else if (pc_serde_parse(out, strlen(out), &v, &perr) < 0) {
-		pc_buf_addf(&m, "hook '%s' returned invalid JSON: %s", hn,
-			    perr.msg);
-		fail(r, p, point, PC_OUT_INVALID_JSON, m.data);
+		m = pc_xasprintf("%s returned invalid JSON: %s", prefix, perr.msg);
+		fail(r, p, point, PC_OUT_INVALID_JSON, m);
+		free(m);
 	} else {
 		extract(r, p, point, v, x);
 	}
 	cJSON_Delete(v);
+	free(msg);
 	free(out);
-out:
-	pc_buf_release(&m);
-	pc_buf_release(&e);
+	free(prefix);
 }
 
 int pc_host_run_hook(struct pc_host *h, const struct pc_plugin *p,

@@ -271,6 +271,48 @@ char *pc__host_trimmed_stdout(const struct pc_exchange *x)
 	return s;
 }
 
+enum pc_outcome pc__host_judge(const struct pc_exchange *x, const char *script,
+			       const char *spawn_label, const char *prefix,
+			       uint64_t timeout_ms, char **msg, char **out)
+{
+	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
+	enum pc_outcome o = PC_OUT_OK;
+
+	*msg = *out = NULL;
+	switch (pc__host_verdict(x, script, spawn_label, &e)) {
+	case PC__V_TIMEOUT:
+		o = PC_OUT_TIMEOUT;
+		*msg = pc_xasprintf("%s timed out after %llums", prefix,
+				    (unsigned long long)timeout_ms);
+		break;
+	case PC__V_OVERFLOW:
+		o = PC_OUT_OUTPUT_TOO_LARGE;
+		*msg = pc_xasprintf("%s wait error: %s", prefix, pc_buf_cstr(&e));
+		break;
+	case PC__V_SPAWN:
+		o = PC_OUT_SPAWN_ERROR;
+		*msg = pc_xasprintf("%s wait error: %s", prefix, pc_buf_cstr(&e));
+		break;
+	case PC__V_DONE:
+		if (pc__host_failed_exit(x, &e)) {
+			o = PC_OUT_EXIT;
+			*msg = pc_xasprintf("%s exited with %s", prefix,
+					    pc_buf_cstr(&e));
+			break;
+		}
+		*out = pc__host_trimmed_stdout(x);
+		if (!**out) {
+			o = PC_OUT_EMPTY_STDOUT;
+			*msg = pc_xasprintf("%s returned empty stdout", prefix);
+			free(*out);
+			*out = NULL;
+		}
+		break;
+	}
+	pc_buf_release(&e);
+	return o;
+}
+
 void pc__host_side_effects(struct pc_exchange *x, const char *plugin,
 			   const char *notify, const char *status)
 {

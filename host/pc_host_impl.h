@@ -31,6 +31,15 @@ enum pc__verdict pc__host_verdict(const struct pc_exchange *x,
 bool pc__host_failed_exit(const struct pc_exchange *x, struct pc_buf *status);
 /* Lossy-decoded, trimmed stdout (new string). */
 char *pc__host_trimmed_stdout(const struct pc_exchange *x);
+/* The failure steps every runner shares (R4.3 steps 3-7, R6.2.2-4, R7.4,
+ * R8.3, R9.4). Returns PC_OUT_OK with *out the lossy, trimmed stdout (new
+ * string) when the script exited 0 with something on stdout; otherwise
+ * the outcome and *msg (new string) "<prefix> timed out after <N>ms",
+ * "<prefix> wait error: <e>", "<prefix> exited with <status>: <stderr>"
+ * or "<prefix> returned empty stdout". The other pointer is NULL. */
+enum pc_outcome pc__host_judge(const struct pc_exchange *x, const char *script,
+			       const char *spawn_label, const char *prefix,
+			       uint64_t timeout_ms, char **msg, char **out);
 /* R4.3.11 info / plugin_status events. */
 void pc__host_side_effects(struct pc_exchange *x, const char *plugin,
 			   const char *notify, const char *status);

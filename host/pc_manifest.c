@@ -111,6 +111,23 @@ bool pc_is_capability(const char *name)
 	return in_list(capabilities, COUNT(capabilities), name);
 }
 
+const char *pc__jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+uint64_t pc__ju64(const cJSON *o, const char *k, uint64_t def)
+{
+	const cJSON *v = pc_serde_get(o, k);
+
+	if (!cJSON_IsNumber(v))
+		return def;
+	return v->valuestring ? strtoull(v->valuestring, NULL, 10)
+			      : (uint64_t)v->valuedouble;
+}
+
 /* ---- Rust std::path semantics ---- */
 
 /* Split `p` into Rust Path components: "/" for RootDir, "." only when
@@ -187,77 +204,80 @@ static int script_error(struct pc_err *err, const char *prefix,
 	return PC_EMANIFEST;
 }
 
-int pc__validate_script(const char *canon_dir, const char *rel,
-			const char *prefix, char **out, struct pc_err *err)
+/* The confinement steps shared by scripts and prompt files (R2.9 steps
+ * 1-3, R2.12): no ".." component, the canonical path (or the joined one
+ * when it cannot be resolved) inside the plugin, and stat() succeeding.
+ * On success *canon is new; on failure the error names `prefix` and
+ * `missing` is the text for a failed stat(). */
+static int confine(const char *canon_dir, const char *rel, const char *prefix,
+		   const char *missing, char **canon, struct stat *st,
+		   struct pc_err *err)
 {
-	char *abs, *canon;
-	struct stat st;
+	char *abs;
 
-	*out = NULL;
+	*canon = NULL;
 	if (pc__path_has_parent(rel))
 		return script_error(err, prefix, rel,
 				    "escapes the plugin directory");
 	abs = pc__path_join(canon_dir, rel);
-	canon = pc_fs_realpath(abs);
-	if (!canon)
-		canon = pc_xstrdup(abs);
+	*canon = pc_fs_realpath(abs);
+	if (!*canon)
+		*canon = pc_xstrdup(abs);
 	free(abs);
-	if (!pc__path_starts_with(canon, canon_dir)) {
-		free(canon);
+	if (!pc__path_starts_with(*canon, canon_dir)) {
+		free(*canon);
+		*canon = NULL;
 		return script_error(err, prefix, rel,
 				    "escapes the plugin directory");
 	}
-	if (stat(canon, &st) < 0) {
-		free(canon);
-		return script_error(err, prefix, rel, "does not exist");
+	if (stat(*canon, st) < 0) {
+		free(*canon);
+		*canon = NULL;
+		return script_error(err, prefix, rel, missing);
 	}
+	return 0;
+}
+
+int pc__validate_script(const char *canon_dir, const char *rel,
+			const char *prefix, char **out, struct pc_err *err)
+{
+	struct stat st;
+	int rc = confine(canon_dir, rel, prefix, "does not exist", out, &st,
+			 err);
+
+	if (rc)
+		return rc;
 	if (!(st.st_mode & 0111)) {
-		free(canon);
+		free(*out);
+		*out = NULL;
 		return script_error(err, prefix, rel,
 				    "is not executable (try chmod +x)");
 	}
-	*out = canon;
 	return 0;
 }
 
 int pc__validate_prompt_file(const char *canon_dir, const char *rel,
 			     char **out, struct pc_err *err)
 {
-	char *abs, *canon;
+	const char *why = NULL;
 	struct stat st;
+	int rc;
 
 	*out = NULL;
 	if (rel[0] == '/')
 		return script_error(err, "prompt_file", rel,
 				    "must be relative to the plugin directory");
-	if (pc__path_has_parent(rel))
-		return script_error(err, "prompt_file", rel,
-				    "escapes the plugin directory");
-	abs = pc__path_join(canon_dir, rel);
-	canon = pc_fs_realpath(abs);
-	if (!canon)
-		canon = pc_xstrdup(abs);
-	free(abs);
-	if (!pc__path_starts_with(canon, canon_dir)) {
-		free(canon);
-		return script_error(err, "prompt_file", rel,
-				    "escapes the plugin directory");
-	}
-	if (stat(canon, &st) < 0) {
-		free(canon);
-		return script_error(err, "prompt_file", rel,
-				    "does not exist or is unreadable");
-	}
-	if (!S_ISREG(st.st_mode)) {
-		free(canon);
-		return script_error(err, "prompt_file", rel,
-				    "is not a regular file");
-	}
-	if ((unsigned long long)st.st_size > PC_MAX_PROMPT_BYTES) {
-		free(canon);
-		return script_error(err, "prompt_file", rel,
-				    "exceeds the 262144 byte limit");
-	}
-	*out = canon;
-	return 0;
+	rc = confine(canon_dir, rel, "prompt_file",
+		     "does not exist or is unreadable", out, &st, err);
+	if (rc)
+		return rc;
+	if (!S_ISREG(st.st_mode))
+		why = "is not a regular file";
+	else if ((unsigned long long)st.st_size > PC_MAX_PROMPT_BYTES)
+		why = "exceeds the 262144 byte limit";
+	if (!why)
+		return 0;
+	free(*out);
+	*out = NULL;
+	return script_error(err, "prompt_file", rel, why);
 }

@@ -5,9 +5,18 @@
 
 #include <stdbool.h>
 
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
 #include "pc_err.h"
 #include "pc_strvec.h"
 
+/* The string value of key `k` in a decoded manifest object, or NULL. */
+const char *pc__jstr(const cJSON *o, const char *k);
+/* The u64 value of key `k` (exact, from the number's serde text), or
+ * `def` when absent. */
+uint64_t pc__ju64(const cJSON *o, const char *k, uint64_t def);
 /* Rust Path::components of `p` ("/" for the root, leading "." kept). */
 void pc__path_components(const char *p, struct pc_strvec *out);
 /* A ".." component is present (R2.9.1). */

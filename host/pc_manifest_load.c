@@ -12,24 +12,6 @@
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = pc_serde_get(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static uint64_t ju64(const cJSON *o, const char *k, uint64_t def)
-{
-	const cJSON *v = pc_serde_get(o, k);
-
-	if (!cJSON_IsNumber(v))
-		return def;
-	if (v->valuestring)
-		return strtoull(v->valuestring, NULL, 10);
-	return (uint64_t)v->valuedouble;
-}
-
 static bool jbool(const cJSON *o, const char *k)
 {
 	return cJSON_IsTrue(pc_serde_get(o, k));
@@ -102,7 +84,7 @@ static void infer_required(const cJSON *m, struct pc_strvec *req)
 		   pc_serde_get(m, "oauth") ||
 		   pc_serde_get(m, "memory_provider");
 
-	cJSON_ArrayForEach(c, cmds) if (trims_nonempty(jstr(c, "script")))
+	cJSON_ArrayForEach(c, cmds) if (trims_nonempty(pc__jstr(c, "script")))
 		sub = true;
 	if (sub)
 		add_unique(req, "execute_subprocess");
@@ -123,7 +105,7 @@ static void infer_required(const cJSON *m, struct pc_strvec *req)
 		add_unique(req, "register_tools");
 		cJSON_ArrayForEach(t, tools)
 		{
-			const char *kind = jstr(t, "kind");
+			const char *kind = pc__jstr(t, "kind");
 
 			add_unique(req, kind && !strcmp(kind, "readonly")
 						? "read_workspace"
@@ -162,7 +144,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
 	const cJSON *c;
 	int rc = 0;
 
-	p->protocol_version = (uint32_t)ju64(m, "protocol_version", 1);
+	p->protocol_version = (uint32_t)pc__ju64(m, "protocol_version", 1);
 	if (p->protocol_version > 1)
 		return pc_err_set(err, PC_EMANIFEST,
 				  "plugin protocol version %u is newer than supported (1)",
@@ -226,7 +208,7 @@ static int load_hooks(struct pc_plugin *p, struct pc_err *err)
 					h->string, p->name);
 			continue;
 		}
-		rc = pc__validate_script(p->source_path, jstr(h, "script"),
+		rc = pc__validate_script(p->source_path, pc__jstr(h, "script"),
 					 "hook script", &script, err);
 		if (rc)
 			return rc;
@@ -235,9 +217,9 @@ static int load_hooks(struct pc_plugin *p, struct pc_err *err)
 		free(cfg->script_rel);
 		cfg->present = true;
 		cfg->script = script;
-		cfg->script_rel = pc_xstrdup(jstr(h, "script"));
+		cfg->script_rel = pc_xstrdup(pc__jstr(h, "script"));
 		cfg->timeout_declared = pc_serde_get(h, "timeout_ms") != NULL;
-		cfg->timeout_ms = ju64(h, "timeout_ms",
+		cfg->timeout_ms = pc__ju64(h, "timeout_ms",
 				       pc_hook_default_timeout_ms(point));
 		cfg->pass_args = jbool(h, "pass_args");
 	}
@@ -253,22 +235,22 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
 	cJSON_ArrayForEach(t, tools)
 	{
 		struct pc_tool_cfg *tc = &p->tools[p->ntools];
-		const char *name = jstr(t, "name"), *kind = jstr(t, "kind");
+		const char *name = pc__jstr(t, "name"), *kind = pc__jstr(t, "kind");
 		const cJSON *params = pc_serde_get(t, "parameters");
 		int rc;
 
 		if (!*name)
 			return pc_err_set(err, PC_EMANIFEST,
 					  "plugin declares a tool with an empty name");
-		rc = pc__validate_script(p->source_path, jstr(t, "script"),
+		rc = pc__validate_script(p->source_path, pc__jstr(t, "script"),
 					 "script", &tc->script, err);
 		if (rc)
 			return rc;
 		p->ntools++;
 		tc->name = pc_xstrdup(name);
-		tc->script_rel = pc_xstrdup(jstr(t, "script"));
-		tc->description = dupor(jstr(t, "description"), "");
-		tc->timeout_ms = ju64(t, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+		tc->script_rel = pc_xstrdup(pc__jstr(t, "script"));
+		tc->description = dupor(pc__jstr(t, "description"), "");
+		tc->timeout_ms = pc__ju64(t, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
 		if (!kind)
 			kind = "destructive";
 		if (strcmp(kind, "readonly") && strcmp(kind, "destructive"))
@@ -295,9 +277,9 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
  * error. */
 static int command_mode(const cJSON *c, const char *name, struct pc_err *err)
 {
-	bool hs = trims_nonempty(jstr(c, "script"));
-	bool hp = trims_nonempty(jstr(c, "prompt_file"));
-	const char *mode = jstr(c, "mode");
+	bool hs = trims_nonempty(pc__jstr(c, "script"));
+	bool hp = trims_nonempty(pc__jstr(c, "prompt_file"));
+	const char *mode = pc__jstr(c, "mode");
 
 	if (hs && hp)
 		return pc_err_set(err, PC_EMANIFEST,
@@ -321,7 +303,7 @@ static int command_mode(const cJSON *c, const char *name, struct pc_err *err)
 static int load_command(struct pc_plugin *p, const cJSON *c,
 			struct pc_err *err)
 {
-	char *name = trimmed(jstr(c, "name"));
+	char *name = trimmed(pc__jstr(c, "name"));
 	const char *n = name[0] == '/' ? name + 1 : name;
 	struct pc_command_cfg *cc;
 	int mode, rc;
@@ -341,19 +323,19 @@ static int load_command(struct pc_plugin *p, const cJSON *c,
 		goto out;
 	cc = &p->commands[p->ncommands];
 	if (mode == 1)
-		rc = pc__validate_script(p->source_path, jstr(c, "script"),
+		rc = pc__validate_script(p->source_path, pc__jstr(c, "script"),
 					 "script", &cc->script, err);
 	else
 		rc = pc__validate_prompt_file(p->source_path,
-					      jstr(c, "prompt_file"),
+					      pc__jstr(c, "prompt_file"),
 					      &cc->prompt_file, err);
 	if (rc)
 		goto out;
 	p->ncommands++;
 	cc->name = pc_xstrdup(n);
-	cc->description = dupor(jstr(c, "description"), "");
+	cc->description = dupor(pc__jstr(c, "description"), "");
 	cc->agent_turn = mode == 2;
-	cc->timeout_ms = ju64(c, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+	cc->timeout_ms = pc__ju64(c, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
 out:
 	free(name);
 	return rc;
@@ -383,16 +365,16 @@ static int load_memory(struct pc_plugin *p, struct pc_err *err)
 
 	if (!m)
 		return 0;
-	if (!trims_nonempty(jstr(m, "script")))
+	if (!trims_nonempty(pc__jstr(m, "script")))
 		return pc_err_set(err, PC_EMANIFEST,
 				  "memory_provider.script is empty");
-	rc = pc__validate_script(p->source_path, jstr(m, "script"), "script",
+	rc = pc__validate_script(p->source_path, pc__jstr(m, "script"), "script",
 				 &script, err);
 	if (rc)
 		return rc;
 	p->memory = pc_xcalloc(1, sizeof(*p->memory));
 	p->memory->script = script;
-	p->memory->timeout_ms = ju64(m, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+	p->memory->timeout_ms = pc__ju64(m, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
 	return 0;
 }
 
@@ -405,10 +387,10 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	const cJSON *m = p->manifest, *d;
 	int rc;
 
-	p->name = pc_xstrdup(jstr(m, "name"));
-	p->version = pc_xstrdup(jstr(m, "version"));
-	p->description = dupor(jstr(m, "description"), "");
-	p->system_prompt = dupor(jstr(m, "system_prompt"), "");
+	p->name = pc_xstrdup(pc__jstr(m, "name"));
+	p->version = pc_xstrdup(pc__jstr(m, "version"));
+	p->description = dupor(pc__jstr(m, "description"), "");
+	p->system_prompt = dupor(pc__jstr(m, "system_prompt"), "");
 	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
 		pc_strvec_push(&p->disable_tools, d->valuestring);
 	if ((rc = check_name(p->name, err)) ||

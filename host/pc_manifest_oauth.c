@@ -14,23 +14,6 @@
 int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
 		   struct pc_err *err);
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = pc_serde_get(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static uint64_t ju64(const cJSON *o, const char *k, uint64_t def)
-{
-	const cJSON *v = pc_serde_get(o, k);
-
-	if (!cJSON_IsNumber(v))
-		return def;
-	return v->valuestring ? strtoull(v->valuestring, NULL, 10)
-			      : (uint64_t)v->valuedouble;
-}
-
 /* token_path must be exactly one Normal component. */
 static bool one_filename(const char *s)
 {
@@ -111,7 +94,7 @@ static int scripts(struct pc_plugin *p, const cJSON *o,
 			 &c->token_script };
 
 	for (size_t i = 0; i < 4; i++) {
-		const char *rel = jstr(o, keys[i]);
+		const char *rel = pc__jstr(o, keys[i]);
 		int rc;
 
 		if (!rel)
@@ -132,14 +115,14 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 		  const struct pc_manifest_env *env, struct pc_oauth_cfg *c,
 		  struct pc_err *err)
 {
-	const char *id = c->provider_id, *kind = jstr(o, "kind");
+	const char *id = c->provider_id, *kind = pc__jstr(o, "kind");
 	const cJSON *e;
 	char *token_name;
 	int rc;
 
 	if (!*id)
 		return pc_err_set(err, PC_EMANIFEST, "oauth provider_id is empty");
-	if (!*jstr(o, "base_url"))
+	if (!*pc__jstr(o, "base_url"))
 		return pc_err_set(err, PC_EMANIFEST,
 				  "oauth provider '%s' has an empty base_url", id);
 	if (kind && strcmp(kind, "openai") && strcmp(kind, "anthropic"))
@@ -147,7 +130,7 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 				  "oauth provider '%s' has invalid kind '%s' (use 'openai' or 'anthropic')",
 				  id, kind);
 	c->kind = pc_xstrdup(kind ? kind : "openai");
-	token_name = jstr(o, "token_path") ? pc_xstrdup(jstr(o, "token_path"))
+	token_name = pc__jstr(o, "token_path") ? pc_xstrdup(pc__jstr(o, "token_path"))
 					   : pc_xasprintf("%s.json", id);
 	if (!one_filename(token_name)) {
 		free(token_name);
@@ -170,8 +153,8 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 					  id, e->valuestring);
 		pc_strvec_push(&c->env_passthrough, e->valuestring);
 	}
-	if (jstr(o, "detect_path"))
-		return detect_path(jstr(o, "detect_path"), env, &c->detect_path,
+	if (pc__jstr(o, "detect_path"))
+		return detect_path(pc__jstr(o, "detect_path"), env, &c->detect_path,
 				   err);
 	return 0;
 }
@@ -188,14 +171,14 @@ int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
 	c = pc_xcalloc(1, sizeof(*c));
 	pc_strvec_init(&c->env_passthrough);
 	p->oauth = c;
-	c->provider_id = pc_xstrdup(jstr(o, "provider_id"));
-	c->base_url = pc_xstrdup(jstr(o, "base_url"));
-	c->label = pc_xstrdup(jstr(o, "label") ? jstr(o, "label")
+	c->provider_id = pc_xstrdup(pc__jstr(o, "provider_id"));
+	c->base_url = pc_xstrdup(pc__jstr(o, "base_url"));
+	c->label = pc_xstrdup(pc__jstr(o, "label") ? pc__jstr(o, "label")
 					       : c->provider_id);
-	c->description = pc_xstrdup(jstr(o, "description") ? jstr(o, "description")
+	c->description = pc_xstrdup(pc__jstr(o, "description") ? pc__jstr(o, "description")
 							   : "");
 	c->headers = h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray();
-	c->login_timeout_ms = ju64(o, "login_timeout_ms", 120000);
-	c->token_timeout_ms = ju64(o, "token_timeout_ms", 30000);
+	c->login_timeout_ms = pc__ju64(o, "login_timeout_ms", 120000);
+	c->token_timeout_ms = pc__ju64(o, "token_timeout_ms", 30000);
 	return fields(p, o, env, c, err);
 }

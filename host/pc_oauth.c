@@ -177,42 +177,6 @@ static const char *script_for(const struct pc_oauth_cfg *o, const char *action)
 	return o->script;
 }
 
-static void run_failed(struct pc_oauth_result *r, const char *action,
-		       const struct pc_plugin *p, struct pc_exchange *x,
-		       uint64_t timeout_ms, const char *script)
-{
-	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
-	enum pc__verdict v = pc__host_verdict(x, script, "oauth script", &e);
-	char *msg = NULL;
-
-	if (x->proc.outcome == PC_PROC_STDIN_TIMEOUT) {
-		r->outcome = PC_OUT_TIMEOUT;
-		msg = pc_xasprintf("oauth script did not consume stdin within %llums",
-				   (unsigned long long)(timeout_ms > 1000 ? timeout_ms : 1000));
-	} else if (v == PC__V_TIMEOUT) {
-		r->outcome = PC_OUT_TIMEOUT;
-		msg = pc_xasprintf("oauth script timed out after %llums",
-				   (unsigned long long)timeout_ms);
-	} else if (v == PC__V_SPAWN && x->proc.outcome == PC_PROC_SPAWN_ERROR) {
-		r->outcome = PC_OUT_SPAWN_ERROR;
-		msg = pc_xstrdup(pc_buf_cstr(&e));
-	} else {
-		r->outcome = x->proc.outcome == PC_PROC_READ_ERROR
-				     ? PC_OUT_SPAWN_ERROR
-				     : PC_OUT_OUTPUT_TOO_LARGE;
-		msg = pc_xasprintf("oauth script wait error: %s", pc_buf_cstr(&e));
-	}
-	if (!strcmp(action, "token")) {
-		r->message = pc_xasprintf("[plugins] oauth token script for '%s' failed: %s",
-					  p->oauth->provider_id, msg);
-		pc_strvec_push(&x->log, r->message);
-		free(msg);
-	} else {
-		r->message = msg;
-	}
-	pc_buf_release(&e);
-}
-
 /* After the run: the runner's own failures (R8.3), then the action's
  * interpretation. */
 static void judge(struct pc_oauth_result *r, const char *action,
@@ -222,30 +186,30 @@ static void judge(struct pc_oauth_result *r, const char *action,
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_err perr = PC_ERR_INIT;
-	char *out;
+	char *out = NULL;
 
-	if (x->proc.outcome != PC_PROC_EXITED) {
-		run_failed(r, action, p, x, timeout_ms, script);
-		return;
+	if (x->proc.outcome == PC_PROC_STDIN_TIMEOUT) {
+		r->outcome = PC_OUT_TIMEOUT;
+		r->message = pc_xasprintf("oauth script did not consume stdin within %llums",
+					  (unsigned long long)(timeout_ms > 1000 ? timeout_ms : 1000));
+	} else if (x->proc.outcome == PC_PROC_SPAWN_ERROR) {
+		/* not wrapped in "wait error": the spawn fails before the wait */
+		pc__host_verdict(x, script, "oauth script", &e);
+		r->outcome = PC_OUT_SPAWN_ERROR;
+		r->message = pc_buf_detach(&e, NULL);
+	} else {
+		r->outcome = pc__host_judge(x, script, "oauth script",
+					    "oauth script", timeout_ms,
+					    &r->message, &out);
 	}
-	r->outcome = PC_OUT_OK;
-	if (pc__host_failed_exit(x, &e)) {
-		r->outcome = PC_OUT_EXIT;
-		r->message = pc_xasprintf("oauth script exited with %s",
-					  pc_buf_cstr(&e));
-	}
-	pc_buf_release(&e);
-	out = pc__host_trimmed_stdout(x);
-	if (!r->message && !*out) {
-		r->outcome = PC_OUT_EMPTY_STDOUT;
-		r->message = pc_xstrdup("oauth script returned empty stdout");
-	} else if (!r->message &&
-		   pc_serde_parse(out, strlen(out), &r->response, &perr) < 0) {
+	if (!r->message &&
+	    pc_serde_parse(out, strlen(out), &r->response, &perr) < 0) {
 		r->outcome = PC_OUT_INVALID_JSON;
 		r->message = pc_xasprintf("oauth script returned invalid JSON: %s",
 					  perr.msg);
 	}
 	free(out);
+	pc_buf_release(&e);
 	if (!r->message) {
 		judge_action(r, action, p, is_headless, x);
 	} else if (!strcmp(action, "token")) {

@@ -82,46 +82,18 @@ static bool host_initiated(const char *action)
 static void mem_judge(struct pc_memory_result *r, const struct pc_plugin *p,
 		      struct pc_exchange *x)
 {
-	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
-	const char *pn = p->name;
-	char *out;
+	char *prefix = pc_xasprintf("memory_provider '%s'", p->name);
+	char *msg, *out;
+	enum pc_outcome o = pc__host_judge(x, p->memory->script, "script",
+					   prefix, p->memory->timeout_ms, &msg,
+					   &out);
 
-	switch (pc__host_verdict(x, p->memory->script, "script", &e)) {
-	case PC__V_TIMEOUT:
-		mem_fail(r, PC_OUT_TIMEOUT,
-			 pc_xasprintf("memory_provider '%s' timed out after %llums",
-				      pn, (unsigned long long)p->memory->timeout_ms));
-		goto out;
-	case PC__V_SPAWN:
-	case PC__V_OVERFLOW:
-		mem_fail(r,
-			 x->proc.outcome == PC_PROC_STDOUT_OVERFLOW ||
-					 x->proc.outcome == PC_PROC_STDERR_OVERFLOW
-				 ? PC_OUT_OUTPUT_TOO_LARGE
-				 : PC_OUT_SPAWN_ERROR,
-			 pc_xasprintf("memory_provider '%s' wait error: %s", pn,
-				      pc_buf_cstr(&e)));
-		goto out;
-	case PC__V_DONE:
-		break;
-	}
-	pc_buf_reset(&e);
-	if (pc__host_failed_exit(x, &e)) {
-		mem_fail(r, PC_OUT_EXIT,
-			 pc_xasprintf("memory_provider '%s' exited with %s", pn,
-				      pc_buf_cstr(&e)));
-		goto out;
-	}
-	out = pc__host_trimmed_stdout(x);
-	if (!*out)
-		mem_fail(r, PC_OUT_EMPTY_STDOUT,
-			 pc_xasprintf("memory_provider '%s' returned empty stdout",
-				      pn));
+	if (o != PC_OUT_OK)
+		mem_fail(r, o, msg);
 	else
 		mem_parse(r, out);
 	free(out);
-out:
-	pc_buf_release(&e);
+	free(prefix);
 }
 
 int pc_host_run_memory(struct pc_host *h, const struct pc_plugin *p,

@@ -267,3 +267,20 @@ def test_oauth_clear_needs_shared_script(ctx):
     code, stdout, stderr = ctx.run("fire", "oauth:clear", d)
     eq(code, 2)
     eq(stderr, "plugcheck: 'acme' has no clear script\n")
+
+
+def test_spawn_error_texts_differ_for_oauth(ctx):
+    # R5.2: .sh runs through $CATALYST_CODE_SHELL; a missing shell is a spawn
+    # error. Hooks wrap it in "wait error"; OAuth scripts report it bare (R8.3).
+    env = {"CATALYST_CODE_SHELL": "/nonexistent/sh"}
+    d = oauth_plugin(ctx, "#!/bin/sh\necho '{}'\n")
+    code, out = fire(ctx, "oauth:token", d, env=env)
+    real = os.path.realpath(os.path.join(d, "o.sh"))
+    eq(out["message"], "[plugins] oauth token script for 'acme' failed: failed to spawn oauth script \"%s\": "
+       "No such file or directory (os error 2)" % real)
+    eq(out["argv"], ["/nonexistent/sh", real])
+    h = ctx.plugin("h", {"name": "h", "version": "1", "hooks": {"pre_bash": {"script": "h.sh"}}},
+                   {"h.sh": "#!/bin/sh\necho '{}'\n"})
+    code, out = fire(ctx, "pre_bash", h, env=env)
+    eq(out["reason"], "hook 'pre_bash' wait error: failed to spawn script \"%s\": No such file or directory (os error 2)"
+       % os.path.realpath(os.path.join(h, "h.sh")))
