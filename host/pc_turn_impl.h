@@ -1,0 +1,39 @@
+/* pc_turn_impl.h - private to host/: the parts of the turn engine shared
+ * between pc_turn.c (the loop and hooks) and pc_turn_tools.c (tools). */
+#ifndef PC_TURN_IMPL_H
+#define PC_TURN_IMPL_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "pc_turn.h"
+
+/* One tool outcome (the host's tools::Outcome). */
+struct pc__turn_outcome {
+	bool ok;
+	char *output; /* owned */
+	char *diff;   /* owned, NULL: none */
+};
+
+/* pc__turn_sorted - the enabled plugins of `o` sorted by name; the array
+ * is new (caller frees), the plugins are borrowed. */
+struct pc_plugin **pc__turn_sorted(const struct pc_turn_opts *o, size_t *n);
+
+/* pc__turn_builtin - run built-in tool `name` with `args` in the
+ * workspace of `o` and fill `out`. Returns false when plugcheck does not
+ * implement `name` (out then holds the host's "unknown tool" text). */
+bool pc__turn_builtin(const struct pc_turn_opts *o, const char *name,
+		      const cJSON *args, struct pc__turn_outcome *out);
+
+/* pc__turn_is_destructive - the built-in approval class (policy.rs):
+ * unknown names are destructive. */
+bool pc__turn_is_destructive(const char *name);
+
+/* pc__turn_plugin_tool - the plugin tool that a call to `name` dispatches
+ * to (R2.15, R2.16, R6.3), or NULL; *owner gets its plugin. */
+const struct pc_tool_cfg *pc__turn_plugin_tool(struct pc_plugin **ps, size_t n,
+					       const char *name,
+					       struct pc_plugin **owner);
+
+#endif

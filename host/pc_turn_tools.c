@@ -1,0 +1,520 @@
+/* pc_turn_tools.c - the tool list (R2.15-R2.19, R6.3) and the built-in
+ * tools plugcheck runs for real in the workspace. Outputs follow the
+ * host's tools.rs shapes where cheap; docs/turn.md lists the shortcuts. */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "pc_fs.h"
+#include "pc_proc.h"
+#include "pc_serde.h"
+#include "pc_turn.h"
+#include "pc_turn_impl.h"
+#include "pc_xalloc.h"
+
+/* The built-ins plugcheck implements, with their approval class
+ * (policy.rs classify: reads are readonly, the rest destructive). */
+static const struct {
+	const char *name;
+	bool destructive;
+	const char *required; /* the schema's one required key, or NULL */
+} builtins[] = {
+	{ "bash", true, "command" },	{ "bulk", true, "calls" },
+	{ "edit", true, "path" },	{ "finish", false, NULL },
+	{ "glob", false, "pattern" },	{ "grep", false, "pattern" },
+	{ "list_dir", false, "path" },	{ "read_file", false, "path" },
+	{ "write_file", true, "path" },
+};
+#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+bool pc__turn_is_destructive(const char *name)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (!strcmp(builtins[i].name, name))
+			return builtins[i].destructive;
+	return true;
+}
+
+static const struct pc_tool_cfg *find_tool(const struct pc_plugin *p,
+					   const char *name)
+{
+	for (size_t i = 0; i < p->ntools; i++)
+		if (!strcmp(p->tools[i].name, name))
+			return &p->tools[i];
+	return NULL;
+}
+
+const struct pc_tool_cfg *pc__turn_plugin_tool(struct pc_plugin **ps, size_t n,
+					       const char *name,
+					       struct pc_plugin **owner)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_tool_cfg *t = find_tool(ps[i], name);
+
+		/* R2.15: a colliding tool without override never dispatches */
+		if (t && (t->override_builtin || !pc_is_builtin_tool(name))) {
+			*owner = ps[i];
+			return t;
+		}
+		if (t)
+			return NULL;
+	}
+	return NULL;
+}
+
+static cJSON *def(const char *name, const char *desc, const cJSON *params)
+{
+	cJSON *d = cJSON_CreateObject(), *f = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(d, "type", "function");
+	cJSON_AddStringToObject(f, "name", name);
+	cJSON_AddStringToObject(f, "description", desc);
+	cJSON_AddItemToObject(f, "parameters", cJSON_Duplicate(params, 1));
+	cJSON_AddItemToObject(d, "function", f);
+	return d;
+}
+
+static bool listed(const struct pc_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+static cJSON *builtin_params(size_t i)
+{
+	cJSON *p = cJSON_CreateObject(), *req = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(p, "type", "object");
+	cJSON_AddItemToObject(p, "properties", cJSON_CreateObject());
+	if (builtins[i].required)
+		cJSON_AddItemToArray(req,
+				     cJSON_CreateString(builtins[i].required));
+	cJSON_AddItemToObject(p, "required", req);
+	return p;
+}
+
+cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
+{
+	size_t n;
+	struct pc_plugin **ps = pc__turn_sorted(o, &n);
+	struct pc_strvec disabled = PC_STRVEC_INIT, overridden = PC_STRVEC_INIT;
+	struct pc_strvec custom = PC_STRVEC_INIT;
+	cJSON *defs = cJSON_CreateArray(), *all = cJSON_CreateArray(), *d;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < ps[i]->disable_tools.nr; k++)
+			pc_strvec_push(&disabled, ps[i]->disable_tools.v[k]);
+		for (size_t k = 0; k < ps[i]->ntools; k++)
+			if (ps[i]->tools[k].override_builtin &&
+			    pc_is_builtin_tool(ps[i]->tools[k].name))
+				pc_strvec_push(&overridden,
+					       ps[i]->tools[k].name);
+	}
+	for (size_t i = 0; i < NBUILTINS; i++) {
+		cJSON *p;
+
+		if (listed(&overridden, builtins[i].name))
+			continue;
+		p = builtin_params(i);
+		cJSON_AddItemToArray(all,
+				     def(builtins[i].name, "built-in tool", p));
+		cJSON_Delete(p);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < ps[i]->ntools; k++) {
+			const struct pc_tool_cfg *t = &ps[i]->tools[k];
+			bool ovr = t->override_builtin &&
+				   pc_is_builtin_tool(t->name);
+
+			if (!ovr && (pc_is_builtin_tool(t->name) ||
+				     listed(&custom, t->name))) {
+				if (log)
+					pc_strvec_pushf(
+						log,
+						"[plugins] tool '%s' collides with a built-in or already-registered tool; skipping",
+						t->name);
+				continue;
+			}
+			if (!ovr)
+				pc_strvec_push(&custom, t->name);
+			cJSON_AddItemToArray(all, def(t->name, t->description,
+						      t->parameters));
+		}
+	/* R2.19: disable_tools wins over everything */
+	while ((d = cJSON_DetachItemFromArray(all, 0))) {
+		const cJSON *nm =
+			pc_serde_get(pc_serde_get(d, "function"), "name");
+
+		if (listed(&disabled, nm->valuestring))
+			cJSON_Delete(d);
+		else
+			cJSON_AddItemToArray(defs, d);
+	}
+	cJSON_Delete(all);
+	pc_strvec_release(&disabled);
+	pc_strvec_release(&overridden);
+	pc_strvec_release(&custom);
+	free(ps);
+	return defs;
+}
+
+static void set(struct pc__turn_outcome *oc, bool ok, char *text)
+{
+	oc->ok = ok;
+	oc->output = text;
+	oc->diff = NULL;
+}
+
+static const char *str_arg(const cJSON *args, const char *key)
+{
+	const cJSON *v = pc_serde_get(args, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* resolve_ws: a relative path joins the workspace; ".." is refused. */
+static char *resolve(const struct pc_turn_opts *o, const char *in)
+{
+	if (strstr(in, ".."))
+		return NULL;
+	if (in[0] == '/')
+		return pc_xstrdup(in);
+	return pc_fs_join(o->host->workspace, *in ? in : ".");
+}
+
+static void t_read(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	const char *in = str_arg(a, "path");
+	char *p = resolve(o, in);
+	struct pc_buf b = PC_BUF_INIT(PC_MAX_IO_BYTES);
+	struct pc_err err = PC_ERR_INIT;
+
+	int rc = p ? pc_fs_read_capped(p, &b, &err) : PC_EINVAL;
+	int en = rc == PC_ENOENT ? ENOENT : err.sys_errno;
+
+	if (rc < 0)
+		set(oc, false,
+		    pc_xasprintf("read_file \"%s\" failed: %s (os error %d)",
+				 in, strerror(en ? en : EINVAL), en));
+	else
+		set(oc, true, pc_buf_detach(&b, NULL));
+	pc_buf_release(&b);
+	free(p);
+}
+
+static void t_write(const struct pc_turn_opts *o, const cJSON *a,
+		    struct pc__turn_outcome *oc)
+{
+	const char *in = str_arg(a, "path");
+	const cJSON *c = pc_serde_get(a, "content");
+	char *p = resolve(o, in);
+	struct pc_err err = PC_ERR_INIT;
+
+	if (!cJSON_IsString(c))
+		set(oc, false,
+		    pc_xstrdup("missing required string argument 'content'"));
+	else if (!p || pc_fs_write(p, c->valuestring, strlen(c->valuestring),
+				   &err) < 0)
+		set(oc, false,
+		    pc_xasprintf("write_file \"%s\" failed: %s", in,
+				 p ? err.msg : "path escapes the workspace"));
+	else
+		set(oc, true,
+		    pc_xasprintf("wrote %zu bytes to %s",
+				 strlen(c->valuestring), in));
+	free(p);
+}
+
+/* edit: each {search, replace} must match exactly once (replace_all
+ * replaces every match), applied in order; nothing is written on error. */
+static char *apply_edits(const char *in, const cJSON *edits, char **text)
+{
+	const cJSON *e;
+	int i = 0;
+
+	cJSON_ArrayForEach(e, edits)
+	{
+		const char *s = str_arg(e, "search"),
+			   *rp = str_arg(e, "replace");
+		char *hit = *s ? strstr(*text, s) : NULL;
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		if (!hit)
+			return pc_xasprintf(
+				"edit %d: search text not found in %s", i, in);
+		if (!cJSON_IsTrue(pc_serde_get(e, "replace_all")) &&
+		    strstr(hit + 1, s))
+			return pc_xasprintf(
+				"edit %d: search text is ambiguous in %s", i,
+				in);
+		for (const char *cur = *text; (hit = strstr(cur, s));
+		     cur = hit + strlen(s)) {
+			pc_buf_add(&b, cur, (size_t)(hit - cur));
+			pc_buf_adds(&b, rp);
+			if (!strstr(hit + strlen(s), s) ||
+			    !cJSON_IsTrue(pc_serde_get(e, "replace_all"))) {
+				pc_buf_adds(&b, hit + strlen(s));
+				break;
+			}
+		}
+		free(*text);
+		*text = pc_buf_detach(&b, NULL);
+		i++;
+	}
+	return NULL;
+}
+
+static void t_edit(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	const char *in = str_arg(a, "path");
+	const cJSON *edits = pc_serde_get(a, "edits");
+	char *p = resolve(o, in), *text, *msg;
+	struct pc_buf b = PC_BUF_INIT(PC_MAX_IO_BYTES * 16);
+	struct pc_err err = PC_ERR_INIT;
+
+	if (cJSON_GetArraySize(edits) == 0) {
+		set(oc, false,
+		    pc_xstrdup("edit requires a non-empty 'edits' array"));
+	} else if (!p || pc_fs_read_capped(p, &b, &err) < 0) {
+		set(oc, false, pc_xasprintf("edit: read \"%s\" failed", in));
+	} else {
+		text = pc_buf_detach(&b, NULL);
+		msg = apply_edits(in, edits, &text);
+		if (!msg && pc_fs_write(p, text, strlen(text), &err) < 0)
+			msg = pc_xasprintf("edit: write \"%s\" failed: %s", in,
+					   err.msg);
+		if (msg)
+			set(oc, false, msg);
+		else
+			set(oc, true,
+			    pc_xasprintf("applied %d edit(s)",
+					 cJSON_GetArraySize(edits)));
+		free(text);
+	}
+	pc_buf_release(&b);
+	free(p);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sort_vec(struct pc_strvec *v)
+{
+	if (v->nr)
+		qsort(v->v, v->nr, sizeof(char *), cmp_str);
+}
+
+static void t_list(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	const char *in = str_arg(a, "path");
+	char *p = resolve(o, in);
+	DIR *d = p ? opendir(p) : NULL;
+	struct pc_strvec names = PC_STRVEC_INIT;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct dirent *de;
+
+	if (!d) {
+		set(oc, false,
+		    pc_xasprintf("list_dir \"%s\" failed: %s", in,
+				 strerror(errno)));
+		free(p);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char *full;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		full = pc_fs_join(p, de->d_name);
+		pc_strvec_pushf(&names, "%s%s", de->d_name,
+				pc_fs_is_dir(full) ? "/" : "");
+		free(full);
+	}
+	closedir(d);
+	sort_vec(&names);
+	for (size_t i = 0; i < names.nr; i++)
+		pc_buf_addf(&b, "%s%s", i ? "\n" : "", names.v[i]);
+	set(oc, true, pc_buf_detach(&b, NULL));
+	pc_strvec_release(&names);
+	free(p);
+}
+
+/* walk - every regular file under `dir` as a workspace-relative path. */
+static void walk(const char *root, const char *rel, struct pc_strvec *out)
+{
+	char *dir = *rel ? pc_fs_join(root, rel) : pc_xstrdup(root);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *r, *full;
+
+		if (de->d_name[0] == '.')
+			continue;
+		r = *rel ? pc_fs_join(rel, de->d_name) : pc_xstrdup(de->d_name);
+		full = pc_fs_join(root, r);
+		if (pc_fs_is_dir(full))
+			walk(root, r, out);
+		else if (pc_fs_is_file(full))
+			pc_strvec_push(out, r);
+		free(full);
+		free(r);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+static void t_glob(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	const char *pat = str_arg(a, "pattern");
+	struct pc_strvec files = PC_STRVEC_INIT;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t hits = 0;
+
+	walk(o->host->workspace, "", &files);
+	sort_vec(&files);
+	for (size_t i = 0; i < files.nr; i++) {
+		const char *base = strrchr(files.v[i], '/');
+
+		if (fnmatch(pat, files.v[i], 0) &&
+		    fnmatch(pat, base ? base + 1 : files.v[i], 0))
+			continue;
+		pc_buf_addf(&b, "%s%s", hits++ ? "\n" : "", files.v[i]);
+	}
+	if (!hits)
+		pc_buf_adds(&b, "(no matches)");
+	set(oc, true, pc_buf_detach(&b, NULL));
+	pc_strvec_release(&files);
+}
+
+static void grep_file(const char *root, const char *rel, const char *pat,
+		      struct pc_buf *b, size_t *hits)
+{
+	char *full = pc_fs_join(root, rel), *line, *save = NULL, *text;
+	struct pc_buf in = PC_BUF_INIT(PC_MAX_IO_BYTES);
+	int n = 0;
+
+	if (pc_fs_read_capped(full, &in, NULL) == 0) {
+		text = pc_buf_detach(&in, NULL);
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			n++;
+			if (strstr(line, pat))
+				pc_buf_addf(b, "%s%s:%d:%s",
+					    (*hits)++ ? "\n" : "", rel, n,
+					    line);
+		}
+		free(text);
+	}
+	pc_buf_release(&in);
+	free(full);
+}
+
+/* grep: a fixed-string search (the host uses ripgrep regexes). */
+static void t_grep(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	const char *pat = str_arg(a, "pattern");
+	struct pc_strvec files = PC_STRVEC_INIT;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t hits = 0;
+
+	walk(o->host->workspace, "", &files);
+	sort_vec(&files);
+	for (size_t i = 0; i < files.nr; i++)
+		grep_file(o->host->workspace, files.v[i], pat, &b, &hits);
+	if (!hits)
+		pc_buf_adds(&b, "(no matches)");
+	set(oc, true, pc_buf_detach(&b, NULL));
+	pc_strvec_release(&files);
+}
+
+/* bash: /bin/sh -c COMMAND in the workspace, stdout then stderr. */
+static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc)
+{
+	struct pc_proc_opts po = PC_PROC_OPTS_INIT;
+	struct pc_proc_result pr = PC_PROC_RESULT_INIT(1 << 20, 1 << 20);
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	int64_t ms = o->bash_timeout_ms > 0 ? o->bash_timeout_ms : 120000;
+
+	pc_strvec_push(&po.argv, "/bin/sh");
+	pc_strvec_push(&po.argv, "-c");
+	pc_strvec_push(&po.argv, str_arg(a, "command"));
+	for (size_t i = 0; i < o->host->env.nr; i++)
+		pc_strvec_push(&po.env, o->host->env.v[i]);
+	po.cwd = o->host->workspace;
+	po.flags = PC_PROC_STDIN_DEVNULL;
+	po.timeout_ms = ms;
+	if (pc_proc_run(&po, &pr, NULL) < 0) {
+		set(oc, false, pc_xstrdup("bash: could not start /bin/sh"));
+		goto out;
+	}
+	pc_buf_add(&b, pr.out.data ? pr.out.data : "", pr.out.len);
+	if (pr.err.len) {
+		if (b.len)
+			pc_buf_adds(&b, "\n--- stderr ---\n");
+		pc_buf_add(&b, pr.err.data, pr.err.len);
+	}
+	if (!b.len)
+		pc_buf_adds(&b, "(no output)");
+	if (pr.outcome == PC_PROC_TIMEOUT) {
+		char *s = pc_buf_detach(&b, NULL);
+
+		set(oc, false,
+		    pc_xasprintf("bash timed out after %llds (killed)\n%s",
+				 (long long)(ms / 1000), s));
+		free(s);
+	} else {
+		set(oc,
+		    pr.has_status && pr.term_signal == 0 && pr.exit_code == 0,
+		    pc_buf_detach(&b, NULL));
+	}
+out:
+	pc_buf_release(&b);
+	pc_proc_result_release(&pr);
+	pc_proc_opts_release(&po);
+}
+
+bool pc__turn_builtin(const struct pc_turn_opts *o, const char *name,
+		      const cJSON *args, struct pc__turn_outcome *oc)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(const struct pc_turn_opts *, const cJSON *,
+			   struct pc__turn_outcome *);
+	} table[] = {
+		{ "bash", t_bash },	   { "edit", t_edit },
+		{ "glob", t_glob },	   { "grep", t_grep },
+		{ "list_dir", t_list },	   { "read_file", t_read },
+		{ "write_file", t_write },
+	};
+
+	if (!strcmp(name, "finish")) {
+		set(oc, true, pc_xstrdup("__finish__"));
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(name, table[i].name)) {
+			table[i].fn(o, args, oc);
+			return true;
+		}
+	set(oc, false, pc_xasprintf("unknown tool: %s", name));
+	return false;
+}
