@@ -2,6 +2,8 @@
 # tools/check-layering.sh - STYLE §I: includes go one way only.
 #   host/base (0) <- host (1) <- conformance/{lint,report,schema,suite} (2)
 #   <- conformance/cli (3); tests/ and bench/ may include any public header.
+#   host/chatcli ranks with host but takes only pc_proc.h from host/, and
+#   host/ never includes it.
 # A folder may include headers of its own rank or lower; a *_impl.h only
 # from its own folder (tests excepted: white-box unit tests); host/ never
 # includes libyaml or PCRE2 (PCRE2 only in host/base/pc_match.c).
@@ -15,7 +17,7 @@ files=$(find host conformance tests bench -name '*.[ch]' 2>/dev/null | sort)
 awk -v headers="$headers" '
 function rank(d) {
 	if (d == "host/base") return 0
-	if (d == "host") return 1
+	if (d == "host" || d == "host/chatcli") return 1
 	if (d == "conformance/cli") return 3
 	if (d ~ /^conformance\//) return 2
 	if (d ~ /^(tests|bench)(\/|$)/) return 9
@@ -43,7 +45,11 @@ BEGIN {
 	}
 	hdir = ((dir "/" inc) in have) ? dir : where[inc]
 	if (hdir == "" || hdir == dir) next
-	if (rank(hdir) > rank(dir)) {
+	if ((dir == "host/chatcli" && hdir == "host" && inc != "pc_proc.h") ||
+	    (dir == "host" && hdir == "host/chatcli")) {
+		printf "%s:%d: host/chatcli shares only pc_proc.h with host/, not \"%s\"\n", FILENAME, FNR, inc
+		bad = 1
+	} else if (rank(hdir) > rank(dir)) {
 		printf "%s:%d: %s must not include \"%s\" (%s)\n", FILENAME, FNR, dir, inc, hdir
 		bad = 1
 	} else if (inc ~ /_impl\.h$/ && rank(dir) != 9) {

@@ -1,0 +1,313 @@
+/* pc_chatcli.h - the reference host for ChatCLI executable plugins.
+ *
+ * The contract is ../shared/spec/chatcli.md at diillson/chatcli cda4157
+ * ("HEAD"); rule ids (D, M, S, A, X, O, G) are cited per function. A
+ * ChatCLI plugin is one executable: the host runs it with `--metadata` and
+ * `--schema` at every reload (M1, S1), registers it under the metadata
+ * name (D5), and runs it with argv built from the model's call (§4, X1).
+ * Signatures are checked only at reload (G7).
+ *
+ * Caller protocol for one plugin file:
+ *   1. pc_chatcli_sig_verify() - the G5 decision (may skip the file);
+ *   2. pc_chatcli_probe() - `--metadata` then `--schema` (M1-M5, S1-S2);
+ *   3. pc_chatcli_args_to_argv() - the model's `args` text to argv (§4);
+ *   4. pc_chatcli_call() - run it as the host does (X1-X8) and post-process
+ *      the result the model receives (O1 truncation).
+ * pc_chatcli_discover() does 1-2 over a whole plugins directory (D1-D8).
+ *
+ * Where plugcheck differs from the host, on purpose:
+ *   - probes are bounded by plugcheck's own timeout (the host has none,
+ *     M1); a probe that passes it is reported as `hung`;
+ *   - calls that a background process stretches past the deadline (X6)
+ *     are followed up to a hard cap, then reported as capped;
+ *   - every leftover process is killed after the verdict (pc_proc sweep).
+ * Not reproduced: O1 content-aware compression (only flagged by
+ * conformance), the `/coder`-mode rules A5 and the @coder fixes of A4, the
+ * "aggressive" object-literal rewrite of A3, HTML named entities other
+ * than amp, lt, gt, quot, apos and nbsp (A4).
+ *
+ * Strings returned by this module are new heap strings the caller frees
+ * with free(); structs are released with their _release function. Nothing
+ * here prints or exits.
+ */
+#ifndef PC_CHATCLI_H
+#define PC_CHATCLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "pc_buf.h"
+#include "pc_err.h"
+#include "pc_strvec.h"
+
+/* O1: the host's truncation cap and kept head/tail, in bytes. */
+#define PC_CHATCLI_TRUNC_CAP  30000
+#define PC_CHATCLI_TRUNC_HEAD 5000
+#define PC_CHATCLI_TRUNC_TAIL 1000
+/* O1: outputs at or over this many bytes go through compression. */
+#define PC_CHATCLI_COMPRESS_MIN 4000
+/* X5: the default plugin timeout, 15 minutes. */
+#define PC_CHATCLI_DEFAULT_TIMEOUT_MS (15 * 60 * 1000)
+
+/* --- Go encoding/json (M3, M4, A6) ------------------------------------ */
+
+/* pc_chatcli_json_check - Go's json.Valid, with the error text
+ * json.Unmarshal prints for the first syntax error ("invalid character 'x'
+ * looking for beginning of value", "unexpected end of JSON input", ...).
+ * Returns true when `p` (`n` bytes, borrowed) is one JSON value with
+ * optional surrounding whitespace; otherwise false and, when `errtext` is
+ * not NULL, a new string the caller frees. */
+bool pc_chatcli_json_check(const char *p, size_t n, char **errtext);
+
+/* pc_chatcli_json_parse - parse Go-valid JSON into a new cJSON tree
+ * (caller deletes), or NULL with *errtext (new string) set to Go's text.
+ * Numbers are doubles, as Go's float64. Duplicate keys are kept in the
+ * tree; users apply Go's "last wins" themselves. */
+cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext);
+
+/* pc_chatcli_go_float - fmt's %v of a float64 (A7.6): shortest round-trip
+ * digits, exponent form when the exponent is < -4 or >= 6 ("1e+06").
+ * Returns a new string. */
+char *pc_chatcli_go_float(double v);
+
+/* pc_chatcli_go_marshal - json.Marshal of a decoded value (A7.3, A7.6):
+ * compact, object keys sorted bytewise with the last duplicate winning,
+ * `<` `>` `&` U+2028 U+2029 escaped, Go's float formatting. Returns a new
+ * string. `v` is borrowed. */
+char *pc_chatcli_go_marshal(const cJSON *v);
+
+/* The four string fields of plugins.Metadata (M3). Never NULL once
+ * decoded: absent or null fields are "". */
+struct pc_chatcli_meta {
+	char *name;
+	char *description;
+	char *usage;
+	char *version;
+};
+
+#define PC_CHATCLI_META_INIT           \
+	{                              \
+		NULL, NULL, NULL, NULL \
+	}
+
+/* pc_chatcli_meta_decode - json.Unmarshal of `--metadata` stdout into
+ * plugins.Metadata (M3, M4): case-insensitive keys (exact match first),
+ * null leaves a field alone, duplicate keys last wins, a non-string field
+ * fails the load ("json: cannot unmarshal number into Go struct field
+ * Metadata.version of type string"), a non-object document fails ("...
+ * into Go value of type plugins.Metadata"), `null` yields empty fields.
+ * Returns 0, or PC_EPARSE with *errtext (new string) set to Go's text. */
+int pc_chatcli_meta_decode(const char *p, size_t n, struct pc_chatcli_meta *m,
+			   char **errtext);
+/* pc_chatcli_meta_release - free the fields; `m` becomes META_INIT. */
+void pc_chatcli_meta_release(struct pc_chatcli_meta *m);
+
+/* --- the model's call -> argv (§4) ------------------------------------ */
+
+/* pc_chatcli_args_to_argv - the host's path from the `args` attribute
+ * value (after A2 attribute decoding) to the plugin's argv after argv[0]:
+ * A3 JSON recovery, A4 sanitisation (agent mode), A6 dispatch, A7 JSON
+ * object rules, A8 text split. Appends to `argv` and returns 0, or returns
+ * PC_EINVAL when the host would not run the plugin, with *error (new
+ * string) set to what the model receives, e.g. "Args parsing error:
+ * aspas não balanceadas nos argumentos". `args` is borrowed. */
+int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
+			    char **error);
+
+/* --- execution (X1-X8, O1) -------------------------------------------- */
+
+/* pc_chatcli_timeout_ms - X5: CHATCLI_AGENT_PLUGIN_TIMEOUT parsed as a Go
+ * time.ParseDuration ("1m30s", "500ms", "1.5h"); NULL, unparsable or <= 0
+ * gives PC_CHATCLI_DEFAULT_TIMEOUT_MS. */
+int64_t pc_chatcli_timeout_ms(const char *value);
+
+/* pc_chatcli_truncate - O1: the host's TruncateForLLM for externals.
+ * Returns a new string of `n` bytes of `p` when n <= 30000, else head 5000
+ * + "\n\n... [TRUNCATED N chars omitted, 6000 kept] ...\n\n" + tail 1000;
+ * *out_len (may be NULL) gets its length. */
+char *pc_chatcli_truncate(const char *p, size_t n, size_t *out_len);
+
+/* pc_chatcli_line_fn - a live line as the host's UI callback sees it
+ * (X7): `is_err` lines are shown with "ERR: " by the host. */
+typedef void (*pc_chatcli_line_fn)(void *ctx, bool is_err, const char *line,
+				   size_t n);
+
+struct pc_chatcli_call_opts {
+	const char *path;	      /* borrowed; the absolute plugin path */
+	const struct pc_strvec *args; /* borrowed; argv after argv[0] */
+	const struct pc_strvec *env;  /* borrowed; the whole environment
+					 (X3); NULL: plugcheck's own */
+	const char *cwd;	      /* borrowed; NULL: plugcheck's (X4) */
+	int64_t timeout_ms;	      /* X5 deadline; 0: from env as X5 */
+	int64_t hard_cap_ms;	      /* plugcheck's cap on reading after the
+					 deadline (X6); 0: 10 s */
+	size_t output_max;	      /* cap on each stream; 0: 64 MiB */
+	pc_chatcli_line_fn on_line;   /* NULL or live lines */
+	void *line_ctx;
+};
+
+#define PC_CHATCLI_CALL_OPTS_INIT \
+	{                         \
+		0                 \
+	}
+
+struct pc_chatcli_call {
+	char *merged; /* X7: the merged result, raw (never NULL) */
+	size_t merged_len;
+	char *output; /* what the model receives: O1-truncated on
+			 success, the merged text on error, "" on a
+			 start failure */
+	size_t output_len;
+	char *error;		/* X8 error text, or NULL on success */
+	int64_t duration_ms;	/* how long the host blocks (or the cap) */
+	bool timed_out;		/* the X5 deadline passed */
+	bool capped;		/* pipes still open at plugcheck's hard cap */
+	bool stdin_read_eof;	/* informational: stdin was /dev/null (X2) */
+	int leftover_processes; /* killed by plugcheck afterwards */
+	size_t stderr_bytes;	/* bytes that came on stderr */
+};
+
+#define PC_CHATCLI_CALL_INIT \
+	{                    \
+		0            \
+	}
+
+/* pc_chatcli_call - run the plugin once as ExecutablePlugin.Execute does:
+ * exec(path, [path, args...]) with no shell, stdin at EOF, the given
+ * environment and cwd; SIGKILL of the direct child at the deadline; both
+ * pipes read to EOF; stdout and stderr merged line by line (X7); errors
+ * "plugin execution failed: exit status N" / "...: signal: killed" /
+ * "...: context deadline exceeded" / "falha ao iniciar plugin: <os
+ * error>" (X8); the O1 truncation on success. Blocks at most timeout_ms +
+ * hard_cap_ms plus the sweep. Returns 0 whenever a verdict was reached
+ * (failures of the plugin are facts in *c), PC_EIO/PC_EINVAL when
+ * plugcheck itself failed (err filled). Release *c with
+ * pc_chatcli_call_release. */
+int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
+		    struct pc_chatcli_call *c, struct pc_err *err);
+void pc_chatcli_call_release(struct pc_chatcli_call *c);
+
+/* --- probing (M1-M5, S1-S2) ------------------------------------------- */
+
+struct pc_chatcli_run {
+	bool ran;      /* it started */
+	bool hung;     /* passed plugcheck's probe timeout (the host would
+			  hang its reload forever, M1/D4) */
+	int exit_code; /* -1 when killed by a signal */
+	int64_t ms;    /* wall time */
+	char *out;     /* stdout (never NULL) */
+	size_t out_len;
+	char *err; /* stderr (never NULL) */
+	int leftover_processes;
+};
+
+struct pc_chatcli_probe {
+	bool loaded;	  /* the host registers the plugin */
+	char *host_error; /* NULL, or the error the host logs (D11) */
+	struct pc_chatcli_meta meta;
+	char *schema; /* S2: verbatim stdout, or NULL (empty) */
+	struct pc_chatcli_run metadata_run, schema_run;
+};
+
+#define PC_CHATCLI_PROBE_INIT \
+	{                     \
+		0             \
+	}
+
+/* pc_chatcli_probe - run `path --metadata` then `path --schema` as
+ * NewPluginFromPath does, after the D3 file checks ("invalid path", "not
+ * executable"). Environment `env` (borrowed; NULL: plugcheck's own), stdin
+ * /dev/null, cwd inherited, each run bounded by `timeout_ms` (plugcheck's
+ * bound; the host has none). The metadata error texts are Go's: "exit
+ * status N", the M3/M4 JSON errors, "falha ao iniciar ..." never (Output()
+ * gives fork/exec errors: "fork/exec PATH: permission denied"). Returns 0
+ * with the verdict in *p; PC_EIO when plugcheck itself failed. */
+int pc_chatcli_probe(const char *path, const struct pc_strvec *env,
+		     int64_t timeout_ms, struct pc_chatcli_probe *p,
+		     struct pc_err *err);
+void pc_chatcli_probe_release(struct pc_chatcli_probe *p);
+
+/* --- signatures (G1-G7) ----------------------------------------------- */
+
+/* pc_chatcli_unsigned_allowed - G6: CHATCLI_ALLOW_UNSIGNED_PLUGINS equals
+ * "true" case-insensitively (`value` may be NULL). */
+bool pc_chatcli_unsigned_allowed(const char *value);
+
+/* pc_chatcli_sig_verify - the G5 decision for plugin file `path` whose
+ * signature is `path`.sig, against the *.pub keys of `keys_dir` (G4).
+ * Returns 0 when the host loads it (verified, or tolerated by
+ * `allow_unsigned`), or PC_EINVAL with *error (new string) set to the
+ * host's text ("plugin signature file not found", "invalid signature
+ * size: expected 64, got N", "no trusted public keys found", "plugin
+ * signature verification failed", ...). *nkeys (may be NULL) gets the
+ * number of usable trusted keys. */
+int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
+			  bool allow_unsigned, char **error, size_t *nkeys);
+
+/* pc_chatcli_keygen - §6.B GenerateSigningKeyPair: DIR/plugin-signing.key
+ * (PKCS#8 PEM, 0600) and DIR/plugin-signing.pub (PKIX PEM, 0644), DIR made
+ * 0700. Refuses an existing key: PC_EINVAL "a signing key already exists
+ * at PATH". PC_EIO on file errors. */
+int pc_chatcli_keygen(const char *dir, struct pc_err *err);
+
+/* pc_chatcli_sign - §6.B SignPlugin: Ed25519 over SHA-256 of the file
+ * (G1), written to `sig_path` (NULL: `path`.sig) as the base64 line plus
+ * the three comment lines. `key_path` is a PKCS#8 PEM private key.
+ * Errors: PC_EINVAL (bad key), PC_EIO. */
+int pc_chatcli_sign(const char *path, const char *key_path,
+		    const char *sig_path, struct pc_err *err);
+
+/* pc_chatcli_trust - §6.B TrustPublicKey: re-encode the public key file
+ * `pub_path` (PEM or base64, G4) as PKIX PEM into `keys_dir`/NAME.pub
+ * (dir 0700, file 0644); `name` NULL: the key file's base name without
+ * extension; names other than [A-Za-z0-9._-]+ or "."/".." are refused.
+ * *written (may be NULL) gets the new path (caller frees). */
+int pc_chatcli_trust(const char *pub_path, const char *keys_dir,
+		     const char *name, char **written, struct pc_err *err);
+
+/* --- discovery (D1-D8) ------------------------------------------------ */
+
+struct pc_chatcli_entry {
+	char *file;	 /* entry name in the directory */
+	char *path;	 /* absolute path */
+	bool skipped;	 /* D2: a .sig or dot file, never looked at */
+	char *sig_error; /* G5 refusal, or NULL */
+	struct pc_chatcli_probe probe; /* when the signature passed */
+	bool registered;   /* loaded and not replaced by a later file */
+	char *replaced_by; /* D6: the later file that took the name */
+};
+
+struct pc_chatcli_dir {
+	struct pc_chatcli_entry *v;
+	size_t nr;
+};
+
+#define PC_CHATCLI_DIR_INIT \
+	{                   \
+		NULL, 0     \
+	}
+
+struct pc_chatcli_disc_opts {
+	const char *keys_dir;	     /* trusted keys (G4) */
+	bool allow_unsigned;	     /* G6 */
+	const struct pc_strvec *env; /* NULL: plugcheck's own */
+	int64_t probe_timeout_ms;    /* plugcheck's bound per probe */
+	bool no_signatures;	     /* skip G5 (lint of a single file) */
+};
+
+/* pc_chatcli_discover - Reload() over `dir`: entries in file-name order,
+ * .sig and dot files skipped, signature, then probe, later duplicates
+ * replacing earlier ones (D2-D6). Returns 0, or PC_EIO/PC_ENOENT when
+ * the directory cannot be read. Release with pc_chatcli_dir_release. */
+int pc_chatcli_discover(const char *dir, const struct pc_chatcli_disc_opts *o,
+			struct pc_chatcli_dir *d, struct pc_err *err);
+void pc_chatcli_dir_release(struct pc_chatcli_dir *d);
+
+/* pc_chatcli_is_builtin - N1: `name` is a builtin of the interactive CLI
+ * (an external of that name silently replaces it, D7). */
+bool pc_chatcli_is_builtin(const char *name);
+
+#endif

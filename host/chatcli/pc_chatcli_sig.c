@@ -1,0 +1,537 @@
+/* pc_chatcli_sig.c - plugin signatures as the host verifies them (G1-G6)
+ * and the newer upstream tooling's formats (§6.B). All cryptography is
+ * libsodium's; this file only handles encodings and files. */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pc_buf.h"
+#include "pc_chatcli.h"
+#include "pc_fs.h"
+#include "pc_xalloc.h"
+
+#define FILE_MAX ((size_t)1 << 30)
+
+/* DER prefixes of an Ed25519 PKCS#8 private key and PKIX public key. */
+static const unsigned char pkcs8_prefix[] = { 0x30, 0x2e, 0x02, 0x01,
+					      0x00, 0x30, 0x05, 0x06,
+					      0x03, 0x2b, 0x65, 0x70,
+					      0x04, 0x22, 0x04, 0x20 };
+static const unsigned char pkix_prefix[] = {
+	0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00
+};
+
+static int b64_val(int c)
+{
+	const char *a =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(a, c) : NULL;
+
+	return p ? (int)(p - a) : -1;
+}
+
+/* go_b64 - base64.StdEncoding.DecodeString (padding required; \r and \n
+ * skipped); on error *bad gets Go's CorruptInputError offset. */
+static bool go_b64(const char *s, size_t n, struct pc_buf *out, size_t *bad)
+{
+	size_t si = 0;
+
+	for (;;) {
+		unsigned acc = 0;
+		int j = 0, pad = 0;
+		size_t q = si;
+
+		while (j < 4) {
+			int c, v;
+
+			while (si < n && (s[si] == '\r' || s[si] == '\n'))
+				si++;
+			if (si == n) {
+				if (j == 0)
+					return true;
+				*bad = q;
+				return false;
+			}
+			c = (unsigned char)s[si++];
+			if (c == '=') {
+				if (j < 2) {
+					*bad = si - 1;
+					return false;
+				}
+				while (si < n &&
+				       (s[si] == '\r' || s[si] == '\n'))
+					si++;
+				if (j == 2) {
+					if (si == n) {
+						*bad = n;
+						return false;
+					}
+					if (s[si] != '=') {
+						*bad = si - 1;
+						return false;
+					}
+					si++;
+				}
+				while (si < n &&
+				       (s[si] == '\r' || s[si] == '\n'))
+					si++;
+				if (si < n) {
+					*bad = si;
+					return false;
+				}
+				pad = 4 - j;
+				break;
+			}
+			if ((v = b64_val(c)) < 0) {
+				*bad = si - 1;
+				return false;
+			}
+			acc = acc << 6 | (unsigned)v;
+			j++;
+		}
+		acc <<= 6 * pad;
+		for (int k = 0; k < 3 - pad; k++)
+			pc_buf_addch(out, (char)(acc >> (16 - 8 * k)));
+		if (pad)
+			return true;
+	}
+}
+
+static char *trim_dup(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return pc_xmemdup(s, n);
+}
+
+static void ensure_sodium(void)
+{
+	if (sodium_init() < 0)
+		abort(); /* no entropy source: nothing sensible to do */
+}
+
+static int digest_file(const char *path, unsigned char d[32], int *errnum)
+{
+	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+	struct pc_err e = PC_ERR_INIT;
+	int rc = pc_fs_read_capped(path, &b, &e);
+
+	if (!rc)
+		crypto_hash_sha256(
+			d, (const unsigned char *)(b.data ? b.data : ""),
+			b.len);
+	*errnum = rc == PC_ENOENT ? ENOENT : e.sys_errno ? e.sys_errno : EIO;
+	pc_buf_release(&b);
+	return rc;
+}
+
+/* pem_block - Go pem.Decode of the first block: its type into `type`
+ * (cap 64) and its body decoded; false when there is no valid block. */
+static bool pem_block(const char *s, char *type, struct pc_buf *der)
+{
+	const char *b = strstr(s, "-----BEGIN "), *e, *body, *end;
+	size_t bad;
+	struct pc_buf clean = PC_BUF_INIT(FILE_MAX);
+	bool ok;
+
+	if (!b || !(e = strstr(b + 11, "-----")) || e - (b + 11) >= 64)
+		return false;
+	snprintf(type, 64, "%.*s", (int)(e - (b + 11)), b + 11);
+	body = strchr(e, '\n');
+	if (!body || !(end = strstr(body, "-----END ")))
+		return false;
+	for (const char *c = body; c < end; c++)
+		if (!isspace((unsigned char)*c))
+			pc_buf_addch(&clean, *c);
+	ok = go_b64(clean.data ? clean.data : "", clean.len, der, &bad);
+	pc_buf_release(&clean);
+	return ok;
+}
+
+/* parse_pub - G4: a 32-byte key from a .pub file's text, or false. */
+static bool parse_pub(const char *text, unsigned char pk[32])
+{
+	struct pc_buf der = PC_BUF_INIT(FILE_MAX);
+	char type[64];
+	bool ok = false;
+	size_t bad;
+
+	if (pem_block(text, type, &der)) {
+		ok = (!strcmp(type, "PUBLIC KEY") ||
+		      !strcmp(type, "ED25519 PUBLIC KEY")) &&
+		     der.len >= 32;
+		if (ok)
+			memcpy(pk, der.data + der.len - 32, 32);
+	} else if (!strstr(text, "-----BEGIN ")) {
+		char *t = trim_dup(text, strlen(text));
+
+		ok = go_b64(t, strlen(t), &der, &bad) && der.len == 32;
+		if (ok)
+			memcpy(pk, der.data, 32);
+		free(t);
+	}
+	pc_buf_release(&der);
+	return ok;
+}
+
+/* load_keys - every usable DIR/ *.pub (G4); returns how many, keys in *v
+ * (32 bytes each, caller frees). */
+static size_t load_keys(const char *dir, unsigned char **v)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+	size_t n = 0;
+
+	*v = NULL;
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *path;
+		struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+
+		if (len < 4 || strcmp(de->d_name + len - 4, ".pub"))
+			continue;
+		path = pc_fs_join(dir, de->d_name);
+		*v = pc_xreallocarray(*v, n + 1, 32);
+		if (!pc_fs_is_dir(path) && !pc_fs_read_capped(path, &b, NULL) &&
+		    parse_pub(b.data ? b.data : "", *v + 32 * n))
+			n++;
+		pc_buf_release(&b);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+bool pc_chatcli_unsigned_allowed(const char *value)
+{
+	return value && !strcasecmp(value, "true");
+}
+
+static int refuse(char **error, char *msg)
+{
+	*error = msg;
+	return PC_EINVAL;
+}
+
+/* read_sig - G3: 64 signature bytes from the .sig text, or an error. */
+static int read_sig(const char *text, size_t n, unsigned char sig[64],
+		    char **error)
+{
+	char *t = trim_dup(text, n), *nl = strchr(t, '\n'), *line;
+	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+	size_t bad;
+	int rc = 0;
+
+	if (nl)
+		*nl = '\0';
+	line = trim_dup(t, strlen(t));
+	if (!go_b64(line, strlen(line), &b, &bad))
+		rc = refuse(
+			error,
+			pc_xasprintf(
+				"invalid signature encoding: illegal base64 data at input byte %zu",
+				bad));
+	else if (b.len != 64)
+		rc = refuse(
+			error,
+			pc_xasprintf(
+				"invalid signature size: expected 64, got %zu",
+				b.len));
+	else
+		memcpy(sig, b.data, 64);
+	pc_buf_release(&b);
+	free(line);
+	free(t);
+	return rc;
+}
+
+static char *go_os_error(const char *op, const char *path, int errnum)
+{
+	char *e = pc_xasprintf("%s %s: %s", op, path, strerror(errnum));
+	char *c = strstr(e, ": ") + 2;
+
+	*c = (char)tolower((unsigned char)*c);
+	return e;
+}
+
+int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
+			  bool allow_unsigned, char **error, size_t *nkeys)
+{
+	char *sig_path = pc_xasprintf("%s.sig", path);
+	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+	struct pc_err e = PC_ERR_INIT;
+	unsigned char sig[64], d[32], *keys = NULL;
+	size_t nk = 0;
+	int rc, errnum;
+
+	ensure_sodium();
+	*error = NULL;
+	rc = pc_fs_read_capped(sig_path, &b, &e);
+	if (rc == PC_ENOENT) {
+		rc = allow_unsigned
+			     ? 0
+			     : refuse(error,
+				      pc_xstrdup(
+					      "plugin signature file not found"));
+		goto out;
+	}
+	if (rc) {
+		char *oe =
+			go_os_error(e.sys_errno == EISDIR ? "read" : "open",
+				    sig_path, e.sys_errno ? e.sys_errno : EIO);
+
+		rc = refuse(
+			error,
+			pc_xasprintf("failed to read signature file: %s", oe));
+		free(oe);
+		goto out;
+	}
+	if ((rc = read_sig(b.data ? b.data : "", b.len, sig, error)))
+		goto out;
+	if (digest_file(path, d, &errnum)) {
+		char *oe = go_os_error(errnum == EISDIR ? "read" : "open", path,
+				       errnum);
+
+		rc = refuse(
+			error,
+			pc_xasprintf("failed to read plugin binary: %s", oe));
+		free(oe);
+		goto out;
+	}
+	nk = load_keys(keys_dir, &keys);
+	if (!nk) {
+		rc = allow_unsigned
+			     ? 0
+			     : refuse(error,
+				      pc_xstrdup(
+					      "no trusted public keys found"));
+		goto out;
+	}
+	rc = refuse(error, pc_xstrdup("plugin signature verification failed"));
+	for (size_t i = 0; i < nk; i++)
+		if (!crypto_sign_verify_detached(sig, d, 32, keys + 32 * i)) {
+			free(*error);
+			*error = NULL;
+			rc = 0;
+			break;
+		}
+out:
+	free(keys);
+	keys = NULL;
+	if (nkeys && !nk) /* the early exits did not load them */
+		nk = load_keys(keys_dir, &keys);
+	if (nkeys)
+		*nkeys = nk;
+	free(keys);
+	pc_buf_release(&b);
+	free(sig_path);
+	return rc;
+}
+
+/* --- §6.B tooling ------------------------------------------------------- */
+
+static char *pem_encode(const char *type, const unsigned char *der, size_t n)
+{
+	size_t cap =
+		sodium_base64_encoded_len(n, sodium_base64_VARIANT_ORIGINAL);
+	char *b64 = pc_xmalloc(cap);
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t len;
+
+	sodium_bin2base64(b64, cap, der, n, sodium_base64_VARIANT_ORIGINAL);
+	len = strlen(b64);
+	pc_buf_addf(&b, "-----BEGIN %s-----\n", type);
+	for (size_t i = 0; i < len; i += 64)
+		pc_buf_addf(&b, "%.*s\n", (int)(len - i < 64 ? len - i : 64),
+			    b64 + i);
+	pc_buf_addf(&b, "-----END %s-----\n", type);
+	free(b64);
+	return pc_buf_detach(&b, NULL);
+}
+
+static int write_mode(const char *path, const char *text, mode_t mode,
+		      struct pc_err *err)
+{
+	int rc = pc_fs_write(path, text, strlen(text), err);
+
+	if (!rc && chmod(path, mode) < 0)
+		rc = pc_err_set_errno(err, PC_EIO, errno, "cannot chmod '%s'",
+				      path);
+	return rc;
+}
+
+static int mkdir_0700(const char *dir, struct pc_err *err)
+{
+	int rc = pc_fs_mkdir_p(dir, err);
+
+	if (!rc && chmod(dir, 0700) < 0)
+		rc = pc_err_set_errno(err, PC_EIO, errno, "cannot chmod '%s'",
+				      dir);
+	return rc;
+}
+
+int pc_chatcli_keygen(const char *dir, struct pc_err *err)
+{
+	char *kp = pc_fs_join(dir, "plugin-signing.key");
+	char *pp = pc_fs_join(dir, "plugin-signing.pub");
+	unsigned char pk[32], sk[64], der[48];
+	char *pem;
+	int rc;
+
+	ensure_sodium();
+	if (pc_fs_is_file(kp) || pc_fs_is_file(pp)) {
+		rc = pc_err_set(err, PC_EINVAL,
+				"a signing key already exists at %s", kp);
+		goto out;
+	}
+	if ((rc = mkdir_0700(dir, err)))
+		goto out;
+	crypto_sign_keypair(pk, sk);
+	memcpy(der, pkcs8_prefix, sizeof(pkcs8_prefix));
+	crypto_sign_ed25519_sk_to_seed(der + sizeof(pkcs8_prefix), sk);
+	pem = pem_encode("PRIVATE KEY", der, sizeof(pkcs8_prefix) + 32);
+	rc = write_mode(kp, pem, 0600, err);
+	free(pem);
+	sodium_memzero(der, sizeof(der));
+	sodium_memzero(sk, sizeof(sk));
+	if (rc)
+		goto out;
+	memcpy(der, pkix_prefix, sizeof(pkix_prefix));
+	memcpy(der + sizeof(pkix_prefix), pk, 32);
+	pem = pem_encode("PUBLIC KEY", der, sizeof(pkix_prefix) + 32);
+	rc = write_mode(pp, pem, 0644, err);
+	free(pem);
+out:
+	free(kp);
+	free(pp);
+	return rc;
+}
+
+/* read_seed - the 32-byte seed of a PKCS#8 Ed25519 PEM private key. */
+static int read_seed(const char *key_path, unsigned char seed[32],
+		     struct pc_err *err)
+{
+	struct pc_buf b = PC_BUF_INIT(1 << 20), der = PC_BUF_INIT(1 << 20);
+	char type[64];
+	int rc = pc_fs_read_capped(key_path, &b, err);
+
+	if (!rc && (!pem_block(b.data ? b.data : "", type, &der) ||
+		    strcmp(type, "PRIVATE KEY") ||
+		    der.len != sizeof(pkcs8_prefix) + 32 ||
+		    memcmp(der.data, pkcs8_prefix, sizeof(pkcs8_prefix))))
+		rc = pc_err_set(err, PC_EINVAL,
+				"'%s' is not a PKCS#8 Ed25519 private key",
+				key_path);
+	if (!rc)
+		memcpy(seed, der.data + sizeof(pkcs8_prefix), 32);
+	if (der.data)
+		sodium_memzero(der.data, der.len);
+	pc_buf_release(&der);
+	pc_buf_release(&b);
+	return rc;
+}
+
+int pc_chatcli_sign(const char *path, const char *key_path,
+		    const char *sig_path, struct pc_err *err)
+{
+	unsigned char seed[32], pk[32], sk[64], d[32], sig[64];
+	char b64[128], hex[65], *out, *def = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int rc, errnum;
+
+	ensure_sodium();
+	if ((rc = read_seed(key_path, seed, err)))
+		return rc;
+	if (digest_file(path, d, &errnum))
+		return pc_err_set_errno(err,
+					errnum == ENOENT ? PC_ENOENT : PC_EIO,
+					errnum, "cannot read '%s'", path);
+	crypto_sign_seed_keypair(pk, sk, seed);
+	crypto_sign_detached(sig, NULL, d, 32, sk);
+	sodium_memzero(sk, sizeof(sk));
+	sodium_memzero(seed, sizeof(seed));
+	sodium_bin2base64(b64, sizeof(b64), sig, 64,
+			  sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2hex(hex, sizeof(hex), d, 32);
+	out = pc_xasprintf(
+		"%s\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: %s\n# sha256: %s\n",
+		b64, base, hex);
+	if (!sig_path)
+		sig_path = def = pc_xasprintf("%s.sig", path);
+	rc = write_mode(sig_path, out, 0644, err);
+	free(out);
+	free(def);
+	return rc;
+}
+
+static bool name_ok(const char *n)
+{
+	if (!*n || !strcmp(n, ".") || !strcmp(n, ".."))
+		return false;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && !strchr("-_.", *n))
+			return false;
+	return true;
+}
+
+int pc_chatcli_trust(const char *pub_path, const char *keys_dir,
+		     const char *name, char **written, struct pc_err *err)
+{
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+	unsigned char pk[32], der[44];
+	char *def = NULL, *dot, *pem, *file, *dest;
+	const char *base =
+		strrchr(pub_path, '/') ? strrchr(pub_path, '/') + 1 : pub_path;
+	int rc = pc_fs_read_capped(pub_path, &b, err);
+
+	if (rc)
+		return rc;
+	if (!parse_pub(b.data ? b.data : "", pk)) {
+		pc_buf_release(&b);
+		return pc_err_set(
+			err, PC_EINVAL,
+			"'%s' is not an Ed25519 public key (PEM or base64)",
+			pub_path);
+	}
+	pc_buf_release(&b);
+	if (!name) {
+		def = pc_xstrdup(base);
+		if ((dot = strrchr(def, '.')) != NULL && dot != def)
+			*dot = '\0';
+		name = def;
+	}
+	if (!name_ok(name)) {
+		rc = pc_err_set(
+			err, PC_EINVAL,
+			"invalid key name '%s': use letters, digits, '-', '_' and '.'",
+			name);
+		free(def);
+		return rc;
+	}
+	memcpy(der, pkix_prefix, sizeof(pkix_prefix));
+	memcpy(der + sizeof(pkix_prefix), pk, 32);
+	pem = pem_encode("PUBLIC KEY", der, sizeof(der));
+	file = pc_xasprintf("%s.pub", name);
+	dest = pc_fs_join(keys_dir, file);
+	rc = mkdir_0700(keys_dir, err);
+	if (!rc)
+		rc = write_mode(dest, pem, 0644, err);
+	if (!rc && written)
+		*written = dest;
+	else
+		free(dest);
+	free(file);
+	free(pem);
+	free(def);
+	return rc;
+}

@@ -1,0 +1,550 @@
+/* test_chatcli.c - the ChatCLI reference host (pc_chatcli): the A9 golden
+ * vectors (data in fixtures/chatcli/a9_vectors.json), Go JSON texts (M3,
+ * M4), numbers (A7.6), X5, X7, X8, O1, and every G3 and G5 row. */
+#include <sys/stat.h>
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "pc_chatcli.h"
+#include "pc_fs.h"
+
+struct fx {
+	char tmp[512];
+	char keys[600];
+	char plugin[600];
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *t = pc_fs_mkdtemp("chatcli");
+
+	assert_non_null(fx);
+	assert_non_null(t);
+	snprintf(fx->tmp, sizeof(fx->tmp), "%s", t);
+	snprintf(fx->keys, sizeof(fx->keys), "%s/trusted-keys", t);
+	snprintf(fx->plugin, sizeof(fx->plugin), "%s/plugins/p", t);
+	free(t);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	pc_fs_rm_rf(fx->tmp);
+	free(fx);
+	return 0;
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+	char *dir = strdup(path);
+
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(pc_fs_mkdir_p(dir, NULL), 0);
+	free(dir);
+	assert_int_equal(pc_fs_write(path, text, strlen(text), NULL), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* --- A9 ------------------------------------------------------------------- */
+
+static void args_match_every_a9_vector(void **state)
+{
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+	cJSON *vectors, *v;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(pc_fs_read_capped(FIXTURES_DIR
+					   "/chatcli/a9_vectors.json",
+					   &b, NULL),
+			 0);
+	vectors = cJSON_Parse(b.data);
+	assert_non_null(vectors);
+	cJSON_ArrayForEach(v, vectors)
+	{
+		const char *args = cJSON_GetObjectItemCaseSensitive(v, "args")
+					   ->valuestring;
+		cJSON *want = cJSON_GetObjectItemCaseSensitive(v, "argv");
+		cJSON *want_err = cJSON_GetObjectItemCaseSensitive(v, "error");
+		struct pc_strvec argv = PC_STRVEC_INIT;
+		char *error = NULL;
+		int rc = pc_chatcli_args_to_argv(args, &argv, &error);
+		cJSON *got = cJSON_CreateArray();
+		char *gs, *ws;
+
+		for (size_t i = 0; i < argv.nr; i++)
+			cJSON_AddItemToArray(got,
+					     cJSON_CreateString(argv.v[i]));
+		gs = cJSON_PrintUnformatted(got);
+		ws = want ? cJSON_PrintUnformatted(want) : strdup("");
+		if (want_err ? !error || strcmp(error, want_err->valuestring)
+			     : rc || strcmp(gs, ws))
+			fail_msg("vector %d `%s`: got %s / %s, want %s / %s", n,
+				 args, gs, error ? error : "(no error)", ws,
+				 want_err ? want_err->valuestring
+					  : "(no error)");
+		free(gs);
+		free(ws);
+		free(error);
+		cJSON_Delete(got);
+		pc_strvec_release(&argv);
+		n++;
+	}
+	assert_int_equal(n, 51);
+	cJSON_Delete(vectors);
+	pc_buf_release(&b);
+}
+
+static void go_float_formats_like_fmt_v(void **state)
+{
+	static const struct {
+		double v;
+		const char *s;
+	} t[] = { { 1000000, "1e+06" },
+		  { 1234567, "1.234567e+06" },
+		  { 100000, "100000" },
+		  { 0.00001, "1e-05" },
+		  { 0.0001, "0.0001" },
+		  { 1.5, "1.5" },
+		  { -3, "-3" },
+		  { 0, "0" },
+		  { 1e21, "1e+21" },
+		  { 123456, "123456" },
+		  { 12345678901.0, "1.2345678901e+10" },
+		  { 0.1, "0.1" } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		char *s = pc_chatcli_go_float(t[i].v);
+
+		assert_string_equal(s, t[i].s);
+		free(s);
+	}
+}
+
+/* --- M3, M4 --------------------------------------------------------------- */
+
+static void json_errors_are_go_texts(void **state)
+{
+	static const struct {
+		const char *in, *err;
+	} t[] = {
+		{ "starting\n{}",
+		  "invalid character 's' looking for beginning of value" },
+		{ "{} {}", "invalid character '{' after top-level value" },
+		{ "", "unexpected end of JSON input" },
+		{ "{\"a\":1", "unexpected end of JSON input" },
+		{ "{\"a\" 1}", "invalid character '1' after object key" },
+		{ "[1 2]", "invalid character '2' after array element" },
+		{ "{'a':1}",
+		  "invalid character '\\'' looking for beginning of object key string" },
+		{ "tru", "unexpected end of JSON input" },
+		{ "trux",
+		  "invalid character 'x' in literal true (expecting 'e')" },
+		{ "\"a\nb\"", "invalid character '\\n' in string literal" },
+		{ "-x", "invalid character 'x' in numeric literal" },
+		{ "01", "invalid character '1' after top-level value" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		char *e = NULL;
+
+		assert_false(
+			pc_chatcli_json_check(t[i].in, strlen(t[i].in), &e));
+		assert_non_null(e);
+		assert_string_equal(e, t[i].err);
+		free(e);
+	}
+	assert_true(
+		pc_chatcli_json_check(" {\"a\":[1,2.5e3,null]}\n", 22, NULL));
+}
+
+static void metadata_decodes_as_go(void **state)
+{
+	struct pc_chatcli_meta m = PC_CHATCLI_META_INIT;
+	char *e = NULL;
+	const char *doc =
+		"{\"NAME\":\"@x\",\"Version\":\"2\",\"name\":null,\"extra\":1}";
+
+	(void)state;
+	assert_int_equal(pc_chatcli_meta_decode(doc, strlen(doc), &m, &e), 0);
+	assert_string_equal(m.name, "@x");
+	assert_string_equal(m.version, "2");
+	assert_string_equal(m.usage, "");
+	pc_chatcli_meta_release(&m);
+
+	doc = "{\"name\":\"@x\",\"version\":1}";
+	assert_int_equal(pc_chatcli_meta_decode(doc, strlen(doc), &m, &e),
+			 PC_EPARSE);
+	assert_string_equal(
+		e,
+		"json: cannot unmarshal number into Go struct field Metadata.version of type string");
+	free(e);
+	pc_chatcli_meta_release(&m);
+
+	doc = "[]";
+	assert_int_equal(pc_chatcli_meta_decode(doc, 2, &m, &e), PC_EPARSE);
+	assert_string_equal(
+		e,
+		"json: cannot unmarshal array into Go value of type plugins.Metadata");
+	free(e);
+	pc_chatcli_meta_release(&m);
+
+	assert_int_equal(pc_chatcli_meta_decode("null", 4, &m, &e), 0);
+	assert_string_equal(m.name, "");
+	pc_chatcli_meta_release(&m);
+}
+
+/* --- X5, O1 -----------------------------------------------------------------
+ */
+
+static void timeout_parses_go_durations(void **state)
+{
+	(void)state;
+	assert_int_equal(pc_chatcli_timeout_ms("30s"), 30000);
+	assert_int_equal(pc_chatcli_timeout_ms("1m30s"), 90000);
+	assert_int_equal(pc_chatcli_timeout_ms("1.5h"), 5400000);
+	assert_int_equal(pc_chatcli_timeout_ms("500ms"), 500);
+	assert_int_equal(pc_chatcli_timeout_ms("30"),
+			 PC_CHATCLI_DEFAULT_TIMEOUT_MS);
+	assert_int_equal(pc_chatcli_timeout_ms("-5s"),
+			 PC_CHATCLI_DEFAULT_TIMEOUT_MS);
+	assert_int_equal(pc_chatcli_timeout_ms("0"),
+			 PC_CHATCLI_DEFAULT_TIMEOUT_MS);
+	assert_int_equal(pc_chatcli_timeout_ms(NULL),
+			 PC_CHATCLI_DEFAULT_TIMEOUT_MS);
+}
+
+static void truncation_keeps_head_and_tail(void **state)
+{
+	static const size_t sizes[] = { 30000, 30001, 100000 };
+	char *big = malloc(100000);
+	size_t n;
+
+	(void)state;
+	memset(big, 'a', 100000);
+	for (size_t i = 0; i < 3; i++) {
+		char *t = pc_chatcli_truncate(big, sizes[i], &n);
+
+		if (sizes[i] == 30000) {
+			assert_int_equal(n, 30000);
+		} else {
+			char marker[80];
+
+			snprintf(
+				marker, sizeof(marker),
+				"\n\n... [TRUNCATED %zu chars omitted, 6000 kept] ...\n\n",
+				sizes[i] - 6000);
+			assert_int_equal(n, 6054);
+			assert_memory_equal(t + 5000, marker, strlen(marker));
+		}
+		free(t);
+	}
+	free(big);
+}
+
+/* --- X7, X8 ------------------------------------------------------------------
+ */
+
+static void run_call(struct fx *fx, const char *script,
+		     struct pc_chatcli_call *c, int64_t timeout_ms)
+{
+	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
+
+	write_text(fx->plugin, script, 0755);
+	o.path = fx->plugin;
+	o.timeout_ms = timeout_ms;
+	o.hard_cap_ms = 20000;
+	assert_int_equal(pc_chatcli_call(&o, c, NULL), 0);
+}
+
+static void call_merges_lines_and_reports_exit(void **state)
+{
+	struct fx *fx = *state;
+	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
+
+	run_call(fx, "#!/bin/sh\nprintf 'a\\r\\nb\\rc'\nexit 3\n", &c, 10000);
+	assert_string_equal(c.merged, "a\nb\nc");
+	assert_string_equal(c.error, "plugin execution failed: exit status 3");
+	assert_string_equal(c.output, "a\nb\nc");
+	pc_chatcli_call_release(&c);
+
+	run_call(fx, "#!/bin/sh\necho out\necho err >&2\n", &c, 10000);
+	assert_null(c.error);
+	assert_int_equal(strlen(c.merged), 8);
+	assert_non_null(strstr(c.merged, "err\n"));
+	pc_chatcli_call_release(&c);
+}
+
+static void call_timeout_kills_child_only_and_waits_for_pipes(void **state)
+{
+	struct fx *fx = *state;
+	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
+
+	run_call(fx, "#!/bin/sh\nsleep 30\n", &c, 300);
+	assert_string_equal(c.error, "plugin execution failed: signal: killed");
+	pc_chatcli_call_release(&c);
+
+	run_call(fx, "#!/bin/sh\n(sleep 1; echo late) &\necho early\n", &c,
+		 200);
+	assert_string_equal(
+		c.error, "plugin execution failed: context deadline exceeded");
+	assert_string_equal(c.merged, "early\nlate\n");
+	assert_true(c.duration_ms >= 900);
+	assert_false(c.capped);
+	pc_chatcli_call_release(&c);
+}
+
+static void call_start_failure_text(void **state)
+{
+	struct fx *fx = *state;
+	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
+	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
+	char want[PATH_MAX + 64];
+
+	write_text(fx->plugin, "no shebang", 0644);
+	o.path = fx->plugin;
+	assert_int_equal(pc_chatcli_call(&o, &c, NULL), 0);
+	snprintf(want, sizeof(want),
+		 "falha ao iniciar plugin: fork/exec %s: permission denied",
+		 fx->plugin);
+	assert_string_equal(c.error, want);
+	assert_string_equal(c.output, "");
+	pc_chatcli_call_release(&c);
+}
+
+/* --- M1-M5, S2
+ * ------------------------------------------------------------------ */
+
+static void probe_reports_host_texts(void **state)
+{
+	struct fx *fx = *state;
+	struct pc_chatcli_probe p = PC_CHATCLI_PROBE_INIT;
+
+	write_text(
+		fx->plugin,
+		"#!/bin/sh\n[ \"$1\" = --metadata ] && echo '{\"name\":\"@p\"}' && exit 0\necho '{\"parameters\":[]}'\n",
+		0755);
+	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_true(p.loaded);
+	assert_string_equal(p.meta.name, "@p");
+	assert_string_equal(p.schema, "{\"parameters\":[]}\n");
+	pc_chatcli_probe_release(&p);
+
+	write_text(fx->plugin, "#!/bin/sh\nexit 4\n", 0755);
+	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_false(p.loaded);
+	assert_string_equal(p.host_error, "exit status 4");
+	pc_chatcli_probe_release(&p);
+
+	write_text(fx->plugin, "#!/bin/sh\nexit 0\n", 0644);
+	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_string_equal(p.host_error, "not executable");
+	pc_chatcli_probe_release(&p);
+
+	write_text(fx->plugin, "#!/bin/sh\nsleep 30\n", 0755);
+	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 300, &p, NULL), 0);
+	assert_true(p.metadata_run.hung);
+	assert_false(p.loaded);
+	pc_chatcli_probe_release(&p);
+}
+
+/* --- G3, G4, G5
+ * ------------------------------------------------------------------ */
+
+static char *keygen_and_sign(struct fx *fx)
+{
+	char keydir[1024], key[1200], pub[1200];
+	char *written = NULL;
+
+	snprintf(keydir, sizeof(keydir), "%s/plugin-keys", fx->tmp);
+	snprintf(key, sizeof(key), "%s/plugin-signing.key", keydir);
+	snprintf(pub, sizeof(pub), "%s/plugin-signing.pub", keydir);
+	write_text(fx->plugin, "#!/bin/sh\necho '{\"name\":\"@p\"}'\n", 0755);
+	assert_int_equal(pc_chatcli_keygen(keydir, NULL), 0);
+	assert_int_equal(pc_chatcli_keygen(keydir, NULL), PC_EINVAL);
+	assert_int_equal(pc_chatcli_sign(fx->plugin, key, NULL, NULL), 0);
+	assert_int_equal(pc_chatcli_trust(pub, fx->keys, NULL, &written, NULL),
+			 0);
+	return written;
+}
+
+static void expect_verdict(struct fx *fx, bool allow, const char *want)
+{
+	char *e = NULL;
+	int rc = pc_chatcli_sig_verify(fx->plugin, fx->keys, allow, &e, NULL);
+
+	if (!want) {
+		if (rc)
+			fail_msg("allow=%d: refused with '%s'", allow, e);
+	} else {
+		assert_int_equal(rc, PC_EINVAL);
+		assert_string_equal(e, want);
+	}
+	free(e);
+}
+
+static void sig_file(struct fx *fx, const char *text)
+{
+	char p[PATH_MAX + 8];
+
+	snprintf(p, sizeof(p), "%s.sig", fx->plugin);
+	write_text(p, text, 0644);
+}
+
+static void signatures_follow_the_g5_table(void **state)
+{
+	struct fx *fx = *state;
+	char *pub = keygen_and_sign(fx), sig[PATH_MAX + 8], *saved = NULL;
+	char b64[100], msg[PATH_MAX + 128];
+	struct pc_buf b = PC_BUF_INIT(1 << 16);
+
+	/* verifies under a trusted key: load (both policies) */
+	expect_verdict(fx, false, NULL);
+	expect_verdict(fx, true, NULL);
+	snprintf(sig, sizeof(sig), "%s.sig", fx->plugin);
+	assert_int_equal(pc_fs_read_capped(sig, &b, NULL), 0);
+	saved = strdup(b.data);
+	assert_non_null(strstr(
+		saved,
+		"\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: p\n# sha256: "));
+	snprintf(b64, sizeof(b64), "%.88s", saved);
+
+	/* G3: leading blank lines accepted; comments ignored */
+	snprintf(msg, sizeof(msg), "\n\n  %s  \nanything\n", b64);
+	sig_file(fx, msg);
+	expect_verdict(fx, false, NULL);
+	/* G3: unpadded base64 */
+	snprintf(msg, sizeof(msg), "%.86s\n", b64);
+	sig_file(fx, msg);
+	expect_verdict(
+		fx, false,
+		"invalid signature encoding: illegal base64 data at input byte 84");
+	expect_verdict(
+		fx, true,
+		"invalid signature encoding: illegal base64 data at input byte 84");
+	/* G3: hex (128 chars) decodes to 96 bytes */
+	sig_file(
+		fx,
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+	expect_verdict(fx, false,
+		       "invalid signature size: expected 64, got 96");
+	/* G3: wrapped over two lines: the first line only */
+	snprintf(msg, sizeof(msg), "%.44s\n%s\n", b64, b64 + 44);
+	sig_file(fx, msg);
+	expect_verdict(fx, true, "invalid signature size: expected 64, got 33");
+	/* G3: empty file */
+	sig_file(fx, "");
+	expect_verdict(fx, false, "invalid signature size: expected 64, got 0");
+	/* G3: raw binary bytes */
+	sig_file(fx, "\x01\x02\x03\xff");
+	expect_verdict(
+		fx, false,
+		"invalid signature encoding: illegal base64 data at input byte 0");
+	/* verifies under none: skip even with unsigned allowed */
+	snprintf(msg, sizeof(msg), "%s\n", b64);
+	sig_file(fx, msg);
+	write_text(fx->plugin, "#!/bin/sh\necho tampered\n", 0755);
+	expect_verdict(fx, false, "plugin signature verification failed");
+	expect_verdict(fx, true, "plugin signature verification failed");
+	/* zero trusted keys */
+	unlink(pub);
+	expect_verdict(fx, false, "no trusted public keys found");
+	expect_verdict(fx, true, NULL);
+	/* no .sig */
+	unlink(sig);
+	expect_verdict(fx, false, "plugin signature file not found");
+	expect_verdict(fx, true, NULL);
+	/* .sig unreadable (a directory) */
+	assert_int_equal(pc_fs_mkdir_p(sig, NULL), 0);
+	snprintf(msg, sizeof(msg),
+		 "failed to read signature file: read %s: is a directory", sig);
+	expect_verdict(fx, false, msg);
+	expect_verdict(fx, true, msg);
+	rmdir(sig);
+	/* plugin unreadable: a directory with a .sig */
+	sig_file(fx, saved);
+	unlink(fx->plugin);
+	assert_int_equal(pc_fs_mkdir_p(fx->plugin, NULL), 0);
+	snprintf(msg, sizeof(msg),
+		 "failed to read plugin binary: read %s: is a directory",
+		 fx->plugin);
+	expect_verdict(fx, false, msg);
+	expect_verdict(fx, true, msg);
+	free(saved);
+	free(pub);
+	pc_buf_release(&b);
+}
+
+static void trusted_keys_accept_pem_and_base64_only(void **state)
+{
+	struct fx *fx = *state;
+	char *pub = keygen_and_sign(fx), path[PATH_MAX + 16];
+	struct pc_buf b = PC_BUF_INIT(1 << 16);
+	size_t nk = 0;
+	char *e = NULL, raw[64];
+
+	assert_int_equal(pc_fs_read_capped(pub, &b, NULL), 0);
+	unlink(pub);
+	/* the base64 of the last 32 DER bytes: a 44-char line */
+	{
+		const char *body = strchr(b.data, '\n') + 1;
+
+		snprintf(raw, sizeof(raw), "%.60s", body);
+	}
+	snprintf(path, sizeof(path), "%s/ssh.pub", fx->keys);
+	write_text(path, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEx user\n",
+		   0644);
+	snprintf(path, sizeof(path), "%s/key.pem", fx->keys);
+	write_text(path, b.data, 0644);
+	assert_int_equal(
+		pc_chatcli_sig_verify(fx->plugin, fx->keys, false, &e, &nk),
+		PC_EINVAL);
+	assert_string_equal(e, "no trusted public keys found");
+	free(e);
+	snprintf(path, sizeof(path), "%s/key.pub", fx->keys);
+	write_text(path, b.data, 0644);
+	assert_int_equal(
+		pc_chatcli_sig_verify(fx->plugin, fx->keys, false, &e, &nk), 0);
+	assert_int_equal(nk, 1);
+	free(pub);
+	pc_buf_release(&b);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(args_match_every_a9_vector),
+		T(go_float_formats_like_fmt_v),
+		T(json_errors_are_go_texts),
+		T(metadata_decodes_as_go),
+		T(timeout_parses_go_durations),
+		T(truncation_keeps_head_and_tail),
+		T(call_merges_lines_and_reports_exit),
+		T(call_timeout_kills_child_only_and_waits_for_pipes),
+		T(call_start_failure_text),
+		T(probe_reports_host_texts),
+		T(signatures_follow_the_g5_table),
+		T(trusted_keys_accept_pem_and_base64_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
