@@ -13,6 +13,7 @@ const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_lint,
 	&pc_cmd_mock_model,
 	&pc_cmd_rules,
+	&pc_cmd_run,
 	&pc_cmd_turn,
 };
 const size_t pc_ncmds = sizeof(pc_cmds) / sizeof(pc_cmds[0]);

@@ -19,6 +19,7 @@ extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_lint;
 extern const struct pc_cmd pc_cmd_mock_model;
 extern const struct pc_cmd pc_cmd_rules;
+extern const struct pc_cmd pc_cmd_run;
 extern const struct pc_cmd pc_cmd_turn;
 
 /* The table, sorted by name (a unit test checks it). */

@@ -1,0 +1,406 @@
+/* cmd_run.c - `plugcheck run FILE...`: scenario files (docs/scenarios.md)
+ * through the reference host, with filters, sharding, workers, repeats,
+ * snapshot updates and an expected-failure baseline. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_cli.h"
+#include "pc_cmd.h"
+#include "pc_exit.h"
+#include "pc_fs.h"
+#include "pc_match.h"
+#include "pc_report.h"
+#include "pc_runner.h"
+#include "pc_scenario.h"
+#include "pc_strvec.h"
+#include "pc_xalloc.h"
+
+static const char usage[] =
+	"usage: plugcheck run FILE... [options]\n\n"
+	"Run the scenarios of each scenario file (docs/scenarios.md) through the\n"
+	"reference host and check their expectations.\n\n"
+	"  --format FMT      human (default), json, junit or tap\n"
+	"  --output FILE     write the report to FILE (a summary still goes to\n"
+	"                    stdout)\n"
+	"  --filter REGEX    only scenarios whose id (file-stem/name) matches\n"
+	"  --tags T,...      only scenarios carrying one of these tags\n"
+	"  -j, --jobs N      run scenarios in N worker processes (default 1)\n"
+	"  --shard K/N       run only the K-th of N slices (1 <= K <= N)\n"
+	"  --repeat N        run each scenario N times: pass rate, p95 time\n"
+	"  --update          write actual values into expectations marked\n"
+	"                    !update or \"@update\"\n"
+	"  --baseline FILE   ids known to fail (one per line, # comments); a\n"
+	"                    listed id that passes fails the run\n"
+	"  -h, --help        show this help\n\n"
+	"Exit: 0 all passed, 1 a scenario failed, 2 usage or an invalid\n"
+	"scenario file, 3 a plugin under test cannot be loaded.\n";
+
+struct run_opts {
+	int fmt;
+	const char *output, *filter, *tags, *baseline;
+	unsigned jobs, shard_k, shard_n, repeat;
+	bool update;
+};
+
+static int parse_uint(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v == 0 || v > 1000)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "tags", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "shard", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "update", no_argument, NULL, 'u' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *slash;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if ((o->fmt = pc_report_format_parse(optarg)) < 0)
+				goto bad;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			o->filter = optarg;
+			break;
+		case 't':
+			o->tags = optarg;
+			break;
+		case 'j':
+			if (parse_uint(optarg, &o->jobs) < 0)
+				goto bad;
+			break;
+		case 's':
+			slash = strchr(optarg, '/');
+			if (!slash ||
+			    sscanf(optarg, "%u/%u", &o->shard_k, &o->shard_n) !=
+				    2 ||
+			    !o->shard_k || o->shard_k > o->shard_n)
+				goto bad;
+			break;
+		case 'r':
+			if (parse_uint(optarg, &o->repeat) < 0)
+				goto bad;
+			break;
+		case 'u':
+			o->update = true;
+			break;
+		case 'b':
+			o->baseline = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		default:
+			goto bad;
+		}
+	}
+	if (optind >= argc)
+		goto bad;
+	return 0;
+bad:
+	fputs(usage, stderr);
+	return PC_EXIT_USAGE;
+}
+
+static int read_baseline(const char *path, struct pc_strvec *ids)
+{
+	struct pc_buf b = PC_BUF_INIT((size_t)16 << 20);
+	struct pc_err err = PC_ERR_INIT;
+	char *line, *save = NULL;
+
+	if (pc_fs_read_capped(path, &b, &err) < 0) {
+		fprintf(stderr, "plugcheck: --baseline: %s\n", err.msg);
+		pc_buf_release(&b);
+		return -1;
+	}
+	for (line = strtok_r(b.data ? b.data : (char *)"", "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t n;
+
+		line += strspn(line, " \t");
+		n = strlen(line);
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' ||
+			     line[n - 1] == '\r'))
+			line[--n] = 0;
+		if (n && line[0] != '#')
+			pc_strvec_push(ids, line);
+	}
+	pc_buf_release(&b);
+	return 0;
+}
+
+static bool listed(const struct pc_strvec *ids, const char *id)
+{
+	for (size_t i = 0; i < ids->nr; i++)
+		if (!strcmp(ids->v[i], id))
+			return true;
+	return false;
+}
+
+/* Apply the baseline: a listed failure becomes "xfail"; a listed pass
+ * becomes a failure. Returns the number of failures left. */
+static size_t judge(cJSON *results, const struct pc_strvec *base)
+{
+	size_t failed = 0;
+
+	for (cJSON *r = results->child; r; r = r->next) {
+		const char *id =
+			cJSON_GetObjectItemCaseSensitive(r, "id")->valuestring;
+		const char *st = pc_runner_status(r);
+		bool in = listed(base, id);
+
+		if (in && !strcmp(st, "fail")) {
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				r, "status", cJSON_CreateString("xfail"));
+		} else if (in && !strcmp(st, "pass")) {
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				r, "status", cJSON_CreateString("fail"));
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				r, "message",
+				cJSON_CreateString(
+					"listed in the baseline as failing, but it passes now: remove it from the baseline"));
+			failed++;
+		} else if (!strcmp(st, "fail")) {
+			failed++;
+		}
+	}
+	return failed;
+}
+
+static void print_human(FILE *f, const cJSON *results, unsigned repeat)
+{
+	size_t n[4] = { 0 };
+
+	for (const cJSON *r = results->child; r; r = r->next) {
+		const char *st = pc_runner_status(r);
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "time_ms");
+		const char *msg = cJSON_GetObjectItemCaseSensitive(r, "message")
+					  ->valuestring;
+		int k = !strcmp(st, "pass")   ? 0
+			: !strcmp(st, "fail") ? 1
+			: !strcmp(st, "skip") ? 2
+					      : 3;
+
+		n[k]++;
+		fprintf(f, "%-5s %s",
+			k == 0	 ? "PASS"
+			: k == 1 ? "FAIL"
+			: k == 2 ? "SKIP"
+				 : "XFAIL",
+			cJSON_GetObjectItemCaseSensitive(r, "id")->valuestring);
+		if (cJSON_IsNumber(t))
+			fprintf(f, " (%.0f ms)", t->valuedouble);
+		if (repeat > 1 && cJSON_GetObjectItemCaseSensitive(r, "runs"))
+			fprintf(f, " pass rate %d/%d, p95 %.0f ms",
+				cJSON_GetObjectItemCaseSensitive(r, "passes")
+					->valueint,
+				cJSON_GetObjectItemCaseSensitive(r, "runs")
+					->valueint,
+				cJSON_GetObjectItemCaseSensitive(r, "p95_ms")
+					->valuedouble);
+		fputc('\n', f);
+		if (*msg)
+			fprintf(f, "    %s\n", msg);
+		if (k != 1)
+			continue;
+		for (const cJSON *s =
+			     cJSON_GetObjectItemCaseSensitive(r, "steps")
+				     ->child;
+		     s; s = s->next)
+			if (!strcmp(pc_runner_status(s), "fail"))
+				fprintf(f, "  step %s:\n    %s\n",
+					cJSON_GetObjectItemCaseSensitive(s,
+									 "name")
+						->valuestring,
+					cJSON_GetObjectItemCaseSensitive(
+						s, "message")
+						->valuestring);
+	}
+	fprintf(f,
+		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
+		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
+}
+
+static int write_report(const struct run_opts *o, cJSON *results)
+{
+	struct pc_report rep = PC_REPORT_INIT;
+	FILE *out = stdout;
+	int rc = 0;
+
+	if (o->output && !(out = fopen(o->output, "w"))) {
+		perror(o->output);
+		return -1;
+	}
+	if (o->fmt == PC_REPORT_HUMAN) {
+		print_human(out, results, o->repeat);
+	} else if (o->fmt == PC_REPORT_JSON) {
+		cJSON *doc = cJSON_CreateObject();
+		char *t;
+
+		cJSON_AddNumberToObject(doc, "plugcheck_run", 1);
+		cJSON_AddItemReferenceToObject(doc, "scenarios", results);
+		t = cJSON_Print(doc);
+		fprintf(out, "%s\n", t);
+		free(t);
+		cJSON_Delete(doc);
+	} else {
+		rep.path = pc_xstrdup("scenarios");
+		rep.loaded = true;
+		pc_runner_add_cases(results, &rep);
+		rc = pc_report_write(&rep, (enum pc_report_format)o->fmt, out,
+				     false);
+		pc_report_release(&rep);
+	}
+	if (out != stdout) {
+		fclose(out);
+		print_human(stdout, results, o->repeat);
+	}
+	return rc;
+}
+
+/* Load every file; print every load error. */
+static int load_all(char **paths, int n, struct pc_scenario_file *files)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct pc_err err = PC_ERR_INIT;
+
+		if (pc_scenario_load(paths[i], &files[i], &err) < 0) {
+			fprintf(stderr, "plugcheck: %s\n", err.msg);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* Every plugin under test must load (exit 3 otherwise). */
+static int check_plugins(const struct pc_scenario_file *files, int n)
+{
+	struct pc_manifest_env env = pc_cli_manifest_env();
+
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < files[i].plugins.nr; j++) {
+			struct pc_plugin *p = NULL;
+			struct pc_err err = PC_ERR_INIT;
+
+			if (pc_manifest_load(files[i].plugins.v[j], &env, &p,
+					     &err) < 0) {
+				fprintf(stderr,
+					"plugcheck: %s: the host rejects the plugin in '%s': %s\n",
+					files[i].path, files[i].plugins.v[j],
+					err.msg);
+				return -1;
+			}
+			pc_plugin_free(p);
+		}
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct run_opts o = { .fmt = PC_REPORT_HUMAN, .jobs = 1, .repeat = 1 };
+	struct pc_run_opts ro = PC_RUN_OPTS_INIT;
+	struct pc_strvec base = PC_STRVEC_INIT;
+	struct pc_scenario_file *files;
+	struct pc_run_item *items = NULL;
+	struct pc_match *filter = NULL;
+	struct pc_err err = PC_ERR_INIT;
+	size_t n = 0, seen = 0, failed;
+	cJSON *results;
+	int nfiles, rc = parse_opts(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? PC_EXIT_OK : rc;
+	if (o.filter && pc_match_new(o.filter, "", &filter, &err) < 0) {
+		fprintf(stderr, "plugcheck: --filter: %s\n", err.msg);
+		return PC_EXIT_USAGE;
+	}
+	if (o.baseline && read_baseline(o.baseline, &base) < 0) {
+		pc_match_free(filter);
+		return PC_EXIT_USAGE;
+	}
+	nfiles = argc - optind;
+	files = pc_xcalloc((size_t)nfiles, sizeof(*files));
+	if (load_all(argv + optind, nfiles, files)) {
+		rc = PC_EXIT_USAGE;
+		goto out;
+	}
+	if (check_plugins(files, nfiles) < 0) {
+		rc = PC_EXIT_NOLOAD;
+		goto out;
+	}
+	for (int i = 0; i < nfiles; i++)
+		for (size_t j = 0; j < files[i].nscenarios; j++) {
+			const struct pc_scenario *s = &files[i].scenarios[j];
+
+			if (filter &&
+			    !pc_match_test(filter, s->id, strlen(s->id)))
+				continue;
+			if (o.tags && !pc_scenario_has_tag(s, o.tags))
+				continue;
+			if (o.shard_n && seen++ % o.shard_n != o.shard_k - 1)
+				continue;
+			items = pc_xreallocarray(items, n + 1, sizeof(*items));
+			items[n].file = &files[i];
+			items[n++].scenario = s;
+		}
+	ro.jobs = o.jobs;
+	ro.repeat = o.repeat;
+	ro.update = o.update;
+	results = pc_runner_run(items, n, &ro);
+	if (o.update) {
+		int w = pc_runner_apply_updates(results, &err);
+
+		if (w < 0)
+			fprintf(stderr, "plugcheck: --update: %s\n", err.msg);
+		else
+			fprintf(stderr,
+				"plugcheck: --update wrote %d value%s\n", w,
+				w == 1 ? "" : "s");
+	}
+	failed = judge(results, &base);
+	rc = write_report(&o, results) < 0 ? PC_EXIT_INTERNAL
+	     : failed			   ? PC_EXIT_FINDINGS
+					   : PC_EXIT_OK;
+	cJSON_Delete(results);
+out:
+	for (int i = 0; i < nfiles; i++)
+		pc_scenario_file_release(&files[i]);
+	free(files);
+	free(items);
+	pc_match_free(filter);
+	pc_strvec_release(&base);
+	return rc;
+}
+
+const struct pc_cmd pc_cmd_run = {
+	.name = "run",
+	.summary = "run scenario files (*.plugcheck.yaml) against plugins",
+	.usage = usage,
+	.run = run,
+};
