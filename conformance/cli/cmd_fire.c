@@ -11,10 +11,14 @@
 #include "pc_exit.h"
 #include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_scenario_save.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
 extern char **environ;
+
+/* --save FILE (docs/scenarios.md); NULL: not asked. */
+static const char *save_file;
 
 static const char usage[] =
 	"usage: plugcheck fire POINT PATH [options]\n\n"
@@ -35,6 +39,8 @@ static const char usage[] =
 	"  --session PATH     the session file path (default: <tmp>/<ns>.jsonl)\n"
 	"  --timestamp N      fix the `timestamp` fields (default: now)\n"
 	"  --format FMT       human (default) or json\n"
+	"  --save FILE        append this exchange to scenario FILE as a\n"
+	"                     scenario, observed values as expectations\n"
 	"  -h, --help         show this help\n\n"
 	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable.\n";
 
@@ -52,6 +58,25 @@ static int read_args(const char *file, char **out)
 	return 0;
 }
 
+static int save(const struct pc_fire_opts *o, const struct pc_fire *f)
+{
+	struct pc_err err = PC_ERR_INIT;
+	cJSON *doc = pc_fire_json(o, f);
+	int rc;
+
+	if (f->kind == PC_FIRE_HOOK)
+		cJSON_AddStringToObject(doc, "verdict",
+					f->hook.allow ? "allow" : "deny");
+	rc = pc_scenario_save_fire(save_file, o, doc, &err);
+	cJSON_Delete(doc);
+	if (rc < 0)
+		fprintf(stderr, "plugcheck: --save: %s\n", err.msg);
+	else
+		fprintf(stderr, "plugcheck: saved the exchange as a scenario in %s\n",
+			save_file);
+	return rc;
+}
+
 static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 {
 	static const struct option opts[] = {
@@ -63,6 +88,7 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		{ "session", required_argument, NULL, 's' },
 		{ "timestamp", required_argument, NULL, 'T' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "save", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +120,9 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 			break;
 		case 'T':
 			o->timestamp = strtoull(optarg, NULL, 10);
+			break;
+		case 'S':
+			save_file = optarg;
 			break;
 		case 'f':
 			if ((*fmt = pc_cli_format(optarg)) >= 0)
@@ -155,6 +184,8 @@ static int run(int argc, char **argv)
 		else
 			pc_fire_print(stdout, &o, &f, pc_cli_color());
 		rc = f.passed ? PC_EXIT_OK : PC_EXIT_FINDINGS;
+		if (save_file && save(&o, &f) < 0)
+			rc = PC_EXIT_USAGE;
 	}
 	pc_fire_release(&f);
 	free(o.args_text);

@@ -118,6 +118,14 @@ def mode_options(pc, f):
               "options: --update", text + err)
         rc, out, err = run(pc, up)
         check(rc == 0, "options: updated file passes", out + err)
+        saved = os.path.join(tmp, "saved.plugcheck.yaml")
+        for args in ('{"command":"sudo ls"}', '{"command":"rm -rf /"}'):
+            subprocess.run([pc, "fire", "pre_bash", os.path.join(tmp, "plugin"), "--args", args,
+                            "--save", saved], capture_output=True, timeout=120)
+        rc, out, err = run(pc, saved)
+        check(rc == 0 and "2 scenarios: 2 passed" in out and
+              "reason: \"fixture: refusing rm -rf /\"" in open(saved).read(),
+              "options: fire --save then run", out + err)
     finally:
         shutil.rmtree(tmp)
 

@@ -1,0 +1,176 @@
+/* pc_scenario_save.c - append an observed exchange as a scenario. */
+#include "pc_scenario_save.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_scenario.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+/* A JSON value as YAML flow text; strings that would read as a regex
+ * are wrapped in {equals: ...}. */
+static void put(struct pc_buf *b, int indent, const char *key, const cJSON *v)
+{
+	struct pc_buf t = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	if (!v)
+		return;
+	pc_serde_print(v, &t);
+	if (cJSON_IsString(v) && v->valuestring[0] == '/')
+		pc_buf_addf(b, "%*s%s: { equals: %s }\n", indent, "", key,
+			    pc_buf_cstr(&t));
+	else
+		pc_buf_addf(b, "%*s%s: %s\n", indent, "", key, pc_buf_cstr(&t));
+	pc_buf_release(&t);
+}
+
+static void put_expect(struct pc_buf *b, const cJSON *a)
+{
+	static const char *const keys[] = { "outcome",
+					    "verdict",
+					    "reason",
+					    "notify",
+					    "status",
+					    "ok",
+					    "output",
+					    "injection",
+					    "id",
+					    "message",
+					    "leftover_processes" };
+	const cJSON *modify = cJSON_GetObjectItemCaseSensitive(a, "modify");
+	const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(a, "verdict");
+
+	pc_buf_adds(b, "        expect:\n");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, keys[i]);
+
+		if (!strcmp(keys[i], "verdict") && v) {
+			pc_buf_addf(b, "          verdict: %s\n",
+				    v->valuestring);
+			continue;
+		}
+		put(b, 10, keys[i], v);
+	}
+	if (verdict && !modify)
+		pc_buf_adds(b, "          modify: null\n");
+	if (modify) {
+		pc_buf_adds(b, "          strict: true\n");
+		put(b, 10, "modify", modify);
+	}
+}
+
+static void put_step(struct pc_buf *b, const struct pc_fire_opts *o,
+		     const char *plugin)
+{
+	cJSON *in = NULL;
+
+	pc_buf_adds(b, "      - fire: ");
+	{
+		cJSON *p = cJSON_CreateString(o->point);
+		struct pc_buf t = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		pc_serde_print(p, &t);
+		pc_buf_addf(b, "%s\n", pc_buf_cstr(&t));
+		pc_buf_release(&t);
+		cJSON_Delete(p);
+	}
+	if (plugin) {
+		cJSON *p = cJSON_CreateString(plugin);
+
+		put(b, 8, "plugin", p);
+		cJSON_Delete(p);
+	}
+	if (o->args_text) {
+		if (strncmp(o->point, "command:", 8) &&
+		    pc_serde_parse(o->args_text, strlen(o->args_text), &in,
+				   NULL) == 0) {
+			put(b, 8, "input", in);
+		} else {
+			cJSON *s = cJSON_CreateString(o->args_text);
+
+			put(b, 8, "input", s);
+			cJSON_Delete(s);
+		}
+		cJSON_Delete(in);
+		in = NULL;
+	}
+	if (o->tool) {
+		cJSON *s = cJSON_CreateString(o->tool);
+
+		put(b, 8, "tool", s);
+		cJSON_Delete(s);
+	}
+	if (o->result_text &&
+	    pc_serde_parse(o->result_text, strlen(o->result_text), &in, NULL) ==
+		    0) {
+		put(b, 8, "result", in);
+		cJSON_Delete(in);
+	}
+}
+
+int pc_scenario_save_fire(const char *file, const struct pc_fire_opts *o,
+			  const cJSON *actual, struct pc_err *err)
+{
+	struct pc_scenario_file f = PC_SCENARIO_FILE_INIT;
+	struct pc_buf old = PC_BUF_INIT(PC_SCENARIO_MAX_BYTES);
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *plugin = pc_fs_absolute(o->path), *step_plugin = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (pc_fs_is_file(file)) {
+		if ((rc = pc_scenario_load(file, &f, err)) < 0)
+			goto out;
+		n = f.nscenarios;
+		if (strcmp(f.plugins.v[0], plugin))
+			step_plugin = plugin;
+		if ((rc = pc_fs_read_capped(file, &old, err)) < 0)
+			goto out;
+		pc_buf_add(&b, old.data, old.len);
+		if (b.len && b.data[b.len - 1] != '\n')
+			pc_buf_addch(&b, '\n');
+	} else {
+		struct pc_scenario_file probe = PC_SCENARIO_FILE_INIT;
+		char *dir;
+
+		/* Only for the file's directory, to compare with the plugin. */
+		pc_scenario_load(file, &probe, NULL);
+		dir = pc_xstrdup(probe.dir);
+		pc_scenario_file_release(&probe);
+		pc_buf_adds(&b, "plugcheck: 1\n");
+		if (strcmp(dir, plugin)) {
+			cJSON *p = cJSON_CreateString(plugin);
+			struct pc_buf t = PC_BUF_INIT(PC_BUF_NOCAP);
+
+			pc_serde_print(p, &t);
+			pc_buf_addf(&b, "plugins: [%s]\n", pc_buf_cstr(&t));
+			pc_buf_release(&t);
+			cJSON_Delete(p);
+		}
+		free(dir);
+		pc_buf_adds(&b, "scenarios:\n");
+	}
+	pc_buf_addf(&b, "  - name: \"fire %s #%zu\"\n    steps:\n", o->point,
+		    n + 1);
+	put_step(&b, o, step_plugin);
+	put_expect(&b, actual);
+	if ((rc = pc_fs_write(file, b.data, b.len, err)) < 0)
+		goto out;
+	pc_scenario_file_release(&f);
+	if ((rc = pc_scenario_load(file, &f, err)) < 0) {
+		if (old.len)
+			pc_fs_write(file, old.data, old.len, NULL);
+		else
+			remove(file);
+	}
+out:
+	pc_scenario_file_release(&f);
+	pc_buf_release(&old);
+	pc_buf_release(&b);
+	free(plugin);
+	return rc;
+}
