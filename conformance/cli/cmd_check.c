@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_chatcli_cli.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_config.h"
@@ -155,7 +156,7 @@ static int load_config(struct check_opts *c)
 	return 0;
 }
 
-static int run(int argc, char **argv)
+static int run_catalyst(int argc, char **argv)
 {
 	struct check_opts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
 	struct pc_manifest_env env = pc_cli_manifest_env();
@@ -200,6 +201,15 @@ static int run(int argc, char **argv)
 	pc_report_release(&r);
 	pc_strvec_release(&c.ignore);
 	return rc;
+}
+
+/* run - ChatCLI plugins (and --host) are routed to cli_chatcli.c; the
+ * Catalyst path is unchanged. */
+static int run(int argc, char **argv)
+{
+	int rc = pc_chatcli_cli_route(&argc, argv, "check");
+
+	return rc >= 0 ? rc : run_catalyst(argc, argv);
 }
 
 const struct pc_cmd pc_cmd_check = {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pc_chatcli_cli.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -145,7 +146,7 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 	return 0;
 }
 
-static int run(int argc, char **argv)
+static int run_catalyst(int argc, char **argv)
 {
 	struct pc_fire_opts o = PC_FIRE_OPTS_INIT;
 	struct pc_fire f = PC_FIRE_INIT;
@@ -194,6 +195,14 @@ static int run(int argc, char **argv)
 		free(tmp_ws);
 	}
 	return rc;
+}
+
+/* run - `fire call EXE` is a ChatCLI model call (cli_chatcli.c). */
+static int run(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "call"))
+		return pc_chatcli_fire_call(argc, argv);
+	return run_catalyst(argc, argv);
 }
 
 const struct pc_cmd pc_cmd_fire = {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pc_chatcli_cli.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -79,7 +80,7 @@ static cJSON *to_json(const struct pc_lint *l)
 	return o;
 }
 
-static int run(int argc, char **argv)
+static int run_catalyst(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -115,6 +116,15 @@ static int run(int argc, char **argv)
 							    : PC_EXIT_OK;
 	pc_lint_release(&l);
 	return rc;
+}
+
+/* run - ChatCLI plugins (and --host) are routed to cli_chatcli.c; the
+ * Catalyst path is unchanged. */
+static int run(int argc, char **argv)
+{
+	int rc = pc_chatcli_cli_route(&argc, argv, "lint");
+
+	return rc >= 0 ? rc : run_catalyst(argc, argv);
 }
 
 const struct pc_cmd pc_cmd_lint = {

@@ -10,11 +10,15 @@
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_check,
 	&pc_cmd_fire,
+	&pc_cmd_keygen,
 	&pc_cmd_lint,
 	&pc_cmd_mock_model,
 	&pc_cmd_rules,
 	&pc_cmd_run,
+	&pc_cmd_sign,
+	&pc_cmd_trust,
 	&pc_cmd_turn,
+	&pc_cmd_verify,
 };
 const size_t pc_ncmds = sizeof(pc_cmds) / sizeof(pc_cmds[0]);
 

@@ -16,11 +16,15 @@ struct pc_cmd {
 
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
+extern const struct pc_cmd pc_cmd_keygen;
 extern const struct pc_cmd pc_cmd_lint;
 extern const struct pc_cmd pc_cmd_mock_model;
 extern const struct pc_cmd pc_cmd_rules;
 extern const struct pc_cmd pc_cmd_run;
+extern const struct pc_cmd pc_cmd_sign;
+extern const struct pc_cmd pc_cmd_trust;
 extern const struct pc_cmd pc_cmd_turn;
+extern const struct pc_cmd pc_cmd_verify;
 
 /* The table, sorted by name (a unit test checks it). */
 extern const struct pc_cmd *const pc_cmds[];

@@ -220,14 +220,15 @@ struct pc_chatcli_probe {
 /* pc_chatcli_probe - run `path --metadata` then `path --schema` as
  * NewPluginFromPath does, after the D3 file checks ("invalid path", "not
  * executable"). Environment `env` (borrowed; NULL: plugcheck's own), stdin
- * /dev/null, cwd inherited, each run bounded by `timeout_ms` (plugcheck's
- * bound; the host has none). The metadata error texts are Go's: "exit
- * status N", the M3/M4 JSON errors, "falha ao iniciar ..." never (Output()
- * gives fork/exec errors: "fork/exec PATH: permission denied"). Returns 0
- * with the verdict in *p; PC_EIO when plugcheck itself failed. */
+ * /dev/null, working directory `cwd` (NULL: plugcheck's, as the host's),
+ * each run bounded by `timeout_ms` (plugcheck's bound; the host has none:
+ * a run past it is `hung`). host_error is Go's text: "exit status N", the
+ * M3/M4 JSON errors, or a start error "fork/exec PATH: permission
+ * denied". Returns 0 with the verdict in *p; PC_EIO/PC_EINVAL when
+ * plugcheck itself failed (err filled). */
 int pc_chatcli_probe(const char *path, const struct pc_strvec *env,
-		     int64_t timeout_ms, struct pc_chatcli_probe *p,
-		     struct pc_err *err);
+		     const char *cwd, int64_t timeout_ms,
+		     struct pc_chatcli_probe *p, struct pc_err *err);
 void pc_chatcli_probe_release(struct pc_chatcli_probe *p);
 
 /* --- signatures (G1-G7) ----------------------------------------------- */
@@ -294,6 +295,7 @@ struct pc_chatcli_disc_opts {
 	const char *keys_dir;	     /* trusted keys (G4) */
 	bool allow_unsigned;	     /* G6 */
 	const struct pc_strvec *env; /* NULL: plugcheck's own */
+	const char *cwd;	     /* probes' working directory; NULL: ours */
 	int64_t probe_timeout_ms;    /* plugcheck's bound per probe */
 	bool no_signatures;	     /* skip G5 (lint of a single file) */
 };
@@ -304,6 +306,11 @@ struct pc_chatcli_disc_opts {
  * the directory cannot be read. Release with pc_chatcli_dir_release. */
 int pc_chatcli_discover(const char *dir, const struct pc_chatcli_disc_opts *o,
 			struct pc_chatcli_dir *d, struct pc_err *err);
+/* pc_chatcli_discover_file - as pc_chatcli_discover for the one plugin
+ * file `path` (its signature `path`.sig): a dir of one entry. */
+int pc_chatcli_discover_file(const char *path,
+			     const struct pc_chatcli_disc_opts *o,
+			     struct pc_chatcli_dir *d, struct pc_err *err);
 void pc_chatcli_dir_release(struct pc_chatcli_dir *d);
 
 /* pc_chatcli_is_builtin - N1: `name` is a builtin of the interactive CLI

@@ -84,7 +84,8 @@ static void load_entry(struct pc_chatcli_entry *e,
 	    pc_chatcli_sig_verify(e->path, o->keys_dir, o->allow_unsigned,
 				  &e->sig_error, NULL))
 		return;
-	pc_chatcli_probe(e->path, o->env, o->probe_timeout_ms, &e->probe, err);
+	pc_chatcli_probe(e->path, o->env, o->cwd, o->probe_timeout_ms,
+			 &e->probe, err);
 }
 
 /* mark_registered - D6: the later file wins a duplicate name. */
@@ -141,6 +142,23 @@ int pc_chatcli_discover(const char *dir, const struct pc_chatcli_disc_opts *o,
 			load_entry(e, o, err);
 	}
 	free(names);
+	mark_registered(d);
+	return 0;
+}
+
+int pc_chatcli_discover_file(const char *path,
+			     const struct pc_chatcli_disc_opts *o,
+			     struct pc_chatcli_dir *d, struct pc_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	struct pc_chatcli_entry *e;
+
+	d->v = pc_xcalloc(1, sizeof(*d->v));
+	d->nr = 1;
+	e = &d->v[0];
+	e->file = pc_xstrdup(slash ? slash + 1 : path);
+	e->path = pc_fs_absolute(path);
+	load_entry(e, o, err);
 	mark_registered(d);
 	return 0;
 }

@@ -300,9 +300,9 @@ void pc_chatcli_call_release(struct pc_chatcli_call *c)
  */
 
 static int run_flag(const char *path, const char *flag,
-		    const struct pc_strvec *env, int64_t timeout_ms,
-		    struct pc_chatcli_run *out, char **go_err,
-		    struct pc_err *err)
+		    const struct pc_strvec *env, const char *cwd,
+		    int64_t timeout_ms, struct pc_chatcli_run *out,
+		    char **go_err, struct pc_err *err)
 {
 	struct pc_proc_opts po = PC_PROC_OPTS_INIT;
 	struct pc_proc_result r =
@@ -312,6 +312,7 @@ static int run_flag(const char *path, const char *flag,
 	pc_strvec_push(&po.argv, path);
 	pc_strvec_push(&po.argv, flag);
 	fill_env(&po.env, env);
+	po.cwd = cwd;
 	po.timeout_ms = timeout_ms;
 	po.stdout_max = po.stderr_max = DEFAULT_OUTPUT_MAX;
 	po.flags = PC_PROC_STDIN_DEVNULL;
@@ -345,8 +346,8 @@ static int run_flag(const char *path, const char *flag,
 }
 
 int pc_chatcli_probe(const char *path, const struct pc_strvec *env,
-		     int64_t timeout_ms, struct pc_chatcli_probe *p,
-		     struct pc_err *err)
+		     const char *cwd, int64_t timeout_ms,
+		     struct pc_chatcli_probe *p, struct pc_err *err)
 {
 	struct stat st;
 	char *gerr = NULL;
@@ -360,8 +361,8 @@ int pc_chatcli_probe(const char *path, const struct pc_strvec *env,
 		p->host_error = pc_xstrdup("not executable");
 		return 0;
 	}
-	rc = run_flag(path, "--metadata", env, timeout_ms, &p->metadata_run,
-		      &gerr, err);
+	rc = run_flag(path, "--metadata", env, cwd, timeout_ms,
+		      &p->metadata_run, &gerr, err);
 	if (rc)
 		return rc;
 	if (gerr) {
@@ -373,8 +374,8 @@ int pc_chatcli_probe(const char *path, const struct pc_strvec *env,
 		pc_chatcli_meta_release(&p->meta);
 		return 0;
 	}
-	rc = run_flag(path, "--schema", env, timeout_ms, &p->schema_run, &gerr,
-		      err);
+	rc = run_flag(path, "--schema", env, cwd, timeout_ms, &p->schema_run,
+		      &gerr, err);
 	if (rc)
 		return rc;
 	if (!gerr && pc_chatcli_json_check(p->schema_run.out,

@@ -341,25 +341,29 @@ static void probe_reports_host_texts(void **state)
 		fx->plugin,
 		"#!/bin/sh\n[ \"$1\" = --metadata ] && echo '{\"name\":\"@p\"}' && exit 0\necho '{\"parameters\":[]}'\n",
 		0755);
-	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_int_equal(
+		pc_chatcli_probe(fx->plugin, NULL, NULL, 5000, &p, NULL), 0);
 	assert_true(p.loaded);
 	assert_string_equal(p.meta.name, "@p");
 	assert_string_equal(p.schema, "{\"parameters\":[]}\n");
 	pc_chatcli_probe_release(&p);
 
 	write_text(fx->plugin, "#!/bin/sh\nexit 4\n", 0755);
-	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_int_equal(
+		pc_chatcli_probe(fx->plugin, NULL, NULL, 5000, &p, NULL), 0);
 	assert_false(p.loaded);
 	assert_string_equal(p.host_error, "exit status 4");
 	pc_chatcli_probe_release(&p);
 
 	write_text(fx->plugin, "#!/bin/sh\nexit 0\n", 0644);
-	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 5000, &p, NULL), 0);
+	assert_int_equal(
+		pc_chatcli_probe(fx->plugin, NULL, NULL, 5000, &p, NULL), 0);
 	assert_string_equal(p.host_error, "not executable");
 	pc_chatcli_probe_release(&p);
 
 	write_text(fx->plugin, "#!/bin/sh\nsleep 30\n", 0755);
-	assert_int_equal(pc_chatcli_probe(fx->plugin, NULL, 300, &p, NULL), 0);
+	assert_int_equal(
+		pc_chatcli_probe(fx->plugin, NULL, NULL, 300, &p, NULL), 0);
 	assert_true(p.metadata_run.hung);
 	assert_false(p.loaded);
 	pc_chatcli_probe_release(&p);

@@ -1,0 +1,436 @@
+/* cli_chatcli.c - `plugcheck lint|check EXE|DIR` and `plugcheck fire call
+ * EXE` for ChatCLI plugins (docs/chatcli.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_chatcli_cli.h"
+#include "pc_chatcli_suite.h"
+#include "pc_cli.h"
+#include "pc_exit.h"
+#include "pc_fs.h"
+#include "pc_xalloc.h"
+
+static const char lint_usage[] =
+	"usage: plugcheck lint EXE|DIR [--host chatcli|catalyst] [--trusted-keys DIR] [--format human|json]\n\n"
+	"Load a ChatCLI plugin (an executable, or a plugins directory) as the host\n"
+	"does: signature, `--metadata`, `--schema`; report the registered name and\n"
+	"the static findings. The probes run with a scratch HOME and working\n"
+	"directory, bounded by plugcheck's own timeout.\n\n"
+	"Exit: 0 loaded, 1 a finding of severity error, 2 usage, 3 not loaded.\n";
+
+static const char check_usage[] =
+	"usage: plugcheck check EXE|DIR [--host chatcli|catalyst] [--trusted-keys DIR]\n"
+	"                      [--format human|json|junit|tap] [--output FILE]\n"
+	"                      [--strict] [--ignore ID]\n\n"
+	"The ChatCLI conformance suite: everything lint does, plus the probes'\n"
+	"determinism and side effects and representative model calls generated\n"
+	"from the schema (JSON form with cmd, text form).\n\n"
+	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage, 3 not loaded.\n";
+
+static const char fire_usage[] =
+	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE]\n"
+	"                           [--workspace DIR] [--format human|json]\n\n"
+	"Run one model call as ChatCLI does: TEXT is the tool call's args value\n"
+	"as the model wrote it; it becomes argv (spec §4), the plugin runs with\n"
+	"stdin at EOF and the full environment (CHATCLI_AGENT_PLUGIN_TIMEOUT\n"
+	"applies), and the merged stdout/stderr is what the model receives.\n";
+
+char *pc_chatcli_default_keys(void)
+{
+	const char *home = getenv("HOME");
+
+	return pc_fs_join(home ? home : "/", ".chatcli/trusted-keys");
+}
+
+static bool takes_value(const char *opt)
+{
+	static const char *const v[] = { "--format", "--output", "--ignore",
+					 "--repeat", "--trusted-keys" };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
+		if (!strcmp(opt, v[i]))
+			return true;
+	return false;
+}
+
+struct copts {
+	int fmt;
+	const char *output, *path;
+	char *keys;
+	bool strict;
+	struct pc_strvec ignore;
+};
+
+/* parse - the options of the ChatCLI lint/check; returns -1 to go on,
+ * else an exit code. */
+static int parse(int argc, char **argv, bool check, struct copts *c)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "ignore", required_argument, NULL, 'i' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "trusted-keys", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *usage = check ? check_usage : lint_usage;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(usage, stdout);
+			return PC_EXIT_OK;
+		} else if (ch == 'f' &&
+			   (c->fmt = pc_report_format_parse(optarg)) >= 0 &&
+			   (check || c->fmt <= PC_REPORT_JSON)) {
+			continue;
+		} else if (ch == 'k') {
+			free(c->keys);
+			c->keys = pc_xstrdup(optarg);
+		} else if (ch == 'H' || (ch == 'r' && check)) {
+			continue;
+		} else if (check && ch == 'o') {
+			c->output = optarg;
+		} else if (check && ch == 's') {
+			c->strict = true;
+		} else if (check && ch == 'i' && pc_rule_find(optarg)) {
+			pc_strvec_push(&c->ignore, optarg);
+		} else {
+			fputs(usage, stderr);
+			return PC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage, stderr);
+		return PC_EXIT_USAGE;
+	}
+	c->path = argv[optind];
+	if (!c->keys)
+		c->keys = pc_chatcli_default_keys();
+	return -1;
+}
+
+static int run_suite(struct copts *c, bool calls, struct pc_chatcli_dir *d,
+		     struct pc_report *r)
+{
+	struct pc_chatcli_suite_opts so = { 0 };
+	struct pc_err err = PC_ERR_INIT;
+
+	so.keys_dir = c->keys;
+	so.allow_unsigned = pc_chatcli_unsigned_allowed(
+		getenv("CHATCLI_ALLOW_UNSIGNED_PLUGINS"));
+	so.run_calls = calls;
+	r->strict = c->strict;
+	for (size_t i = 0; i < c->ignore.nr; i++)
+		pc_strvec_push(&r->suppressed_ids, c->ignore.v[i]);
+	if (pc_chatcli_suite_run(c->path, &so, d, r, &err)) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		return PC_EXIT_NOLOAD;
+	}
+	return -1;
+}
+
+static cJSON *meta_json(const struct pc_chatcli_entry *e)
+{
+	const struct pc_chatcli_meta *m = &e->probe.meta;
+	cJSON *o;
+
+	if (!e->probe.loaded)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", m->name);
+	cJSON_AddStringToObject(o, "description", m->description);
+	cJSON_AddStringToObject(o, "usage", m->usage);
+	cJSON_AddStringToObject(o, "version", m->version);
+	return o;
+}
+
+static cJSON *schema_json(const struct pc_chatcli_entry *e)
+{
+	cJSON *s = e->probe.schema ? cJSON_Parse(e->probe.schema) : NULL;
+
+	return s ? s : cJSON_CreateNull();
+}
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *lint_json(const struct pc_chatcli_dir *d,
+			const struct pc_report *r)
+{
+	cJSON *o = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+	const struct pc_chatcli_entry *first = NULL;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct pc_chatcli_entry *e = &d->v[i];
+		cJSON *p;
+
+		if (e->skipped)
+			continue;
+		if (!first || (!first->probe.loaded && e->probe.loaded))
+			first = e;
+		p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "file", e->file);
+		cJSON_AddBoolToObject(p, "loaded",
+				      r->loads && r->nloads > 0 &&
+					      e->probe.loaded);
+		add_str_or_null(p, "name",
+				e->probe.loaded ? e->probe.meta.name : NULL);
+		cJSON_AddItemToObject(p, "metadata", meta_json(e));
+		cJSON_AddItemToObject(p, "schema", schema_json(e));
+		add_str_or_null(p, "replaced_by", e->replaced_by);
+		cJSON_AddItemToArray(arr, p);
+	}
+	for (size_t i = 0; i < r->nloads; i++) {
+		cJSON *p = cJSON_GetArrayItem(arr, (int)i);
+
+		cJSON_ReplaceItemInObjectCaseSensitive(
+			p, "loaded", cJSON_CreateBool(r->loads[i].loaded));
+		add_str_or_null(p, "host_error",
+				*r->loads[i].detail ? r->loads[i].detail
+						    : NULL);
+	}
+	cJSON_AddStringToObject(o, "contract", "chatcli");
+	cJSON_AddBoolToObject(o, "loaded", r->loaded);
+	add_str_or_null(o, "host_error", r->loaded ? NULL : r->host_error);
+	add_str_or_null(o, "name", r->loaded ? r->name : NULL);
+	cJSON_AddItemToObject(o, "metadata",
+			      first ? meta_json(first) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "schema",
+			      first ? schema_json(first) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "findings", pc_findings_json(&r->findings));
+	cJSON_AddItemToObject(o, "plugins", arr);
+	return o;
+}
+
+static void release(struct copts *c, struct pc_chatcli_dir *d,
+		    struct pc_report *r)
+{
+	free(c->keys);
+	pc_strvec_release(&c->ignore);
+	pc_chatcli_dir_release(d);
+	pc_report_release(r);
+}
+
+static int pc_chatcli_lint(int argc, char **argv)
+{
+	struct copts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
+	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
+	struct pc_report r = PC_REPORT_INIT;
+	int rc = parse(argc, argv, false, &c);
+
+	if (rc < 0)
+		rc = run_suite(&c, false, &d, &r);
+	if (rc < 0) {
+		if (c.fmt == PC_REPORT_JSON)
+			pc_cli_print_json(lint_json(&d, &r));
+		else
+			pc_report_write(&r, PC_REPORT_HUMAN, stdout,
+					pc_cli_color());
+		rc = !r.loaded ? PC_EXIT_NOLOAD
+		     : pc_findings_count(&r.findings, PC_SEV_ERROR)
+			     ? PC_EXIT_FINDINGS
+			     : PC_EXIT_OK;
+	}
+	release(&c, &d, &r);
+	return rc;
+}
+
+static int pc_chatcli_check(int argc, char **argv)
+{
+	struct copts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
+	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
+	struct pc_report r = PC_REPORT_INIT;
+	int rc = parse(argc, argv, true, &c);
+	FILE *f;
+
+	if (rc < 0)
+		rc = run_suite(&c, true, &d, &r);
+	if (rc >= 0)
+		goto out;
+	if (c.output && (f = fopen(c.output, "w")) != NULL) {
+		pc_report_write(&r, (enum pc_report_format)c.fmt, f, false);
+		fclose(f);
+		pc_report_write(&r, PC_REPORT_HUMAN, stdout, pc_cli_color());
+	} else if (c.output) {
+		perror(c.output);
+		rc = PC_EXIT_INTERNAL;
+		goto out;
+	} else {
+		pc_report_write(&r, (enum pc_report_format)c.fmt, stdout,
+				c.fmt == PC_REPORT_HUMAN && pc_cli_color());
+	}
+	rc = !r.loaded && !r.name   ? PC_EXIT_NOLOAD
+	     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
+				    : PC_EXIT_OK;
+out:
+	release(&c, &d, &r);
+	return rc;
+}
+
+int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
+{
+	const char *host = NULL, *path = NULL;
+	int w = 1, n = *argc;
+
+	for (int i = 1; i < n; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--host") && i + 1 < n) {
+			host = argv[++i];
+			continue;
+		}
+		if (!strncmp(a, "--host=", 7)) {
+			host = a + 7;
+			continue;
+		}
+		argv[w++] = argv[i];
+		if (takes_value(a) && i + 1 < n)
+			argv[w++] = argv[++i];
+		else if (a[0] != '-' && !path)
+			path = a;
+	}
+	*argc = w;
+	argv[w] = NULL;
+	if (host && strcmp(host, "chatcli") && strcmp(host, "catalyst")) {
+		fprintf(stderr,
+			"plugcheck: --host must be chatcli or catalyst\n");
+		return PC_EXIT_USAGE;
+	}
+	if (host ? !strcmp(host, "catalyst")
+		 : !path || pc_chatcli_detect(path) != PC_CONTRACT_CHATCLI)
+		return -1;
+	return !strcmp(cmd, "lint") ? pc_chatcli_lint(*argc, argv)
+				    : pc_chatcli_check(*argc, argv);
+}
+
+/* --- fire call ------------------------------------------------------------ */
+
+static void live_line(void *ctx, bool is_err, const char *line, size_t n)
+{
+	(void)ctx;
+	fprintf(stderr, "%s%.*s\n", is_err ? "ERR: " : "", (int)n, line);
+}
+
+static void print_call_json(const struct pc_strvec *argv, bool parsed,
+			    const struct pc_chatcli_call *c, const char *perr)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < argv->nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(argv->v[i]));
+	if (parsed)
+		cJSON_AddItemToObject(o, "argv", a);
+	else {
+		cJSON_Delete(a);
+		cJSON_AddNullToObject(o, "argv");
+	}
+	cJSON_AddStringToObject(o, "output", perr ? perr : c->output);
+	add_str_or_null(o, "error",
+			perr ? perr + strlen("Args parsing error: ")
+			     : c->error);
+	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
+	cJSON_AddNumberToObject(o, "leftover_processes", c->leftover_processes);
+	pc_cli_print_json(o);
+}
+
+static void print_call_human(const struct pc_strvec *argv, bool parsed,
+			     const struct pc_chatcli_call *c, const char *perr)
+{
+	cJSON *a = cJSON_CreateArray();
+	char *s;
+
+	for (size_t i = 0; i < argv->nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(argv->v[i]));
+	s = cJSON_PrintUnformatted(a);
+	if (perr) {
+		printf("not run: %s\n", perr);
+	} else {
+		printf("argv: %s\n%s: %lld ms%s\n", parsed ? s : "-",
+		       c->error ? c->error : "ok", (long long)c->duration_ms,
+		       c->capped ? " (stopped at plugcheck's cap)" : "");
+		if (c->leftover_processes)
+			printf("leftover processes killed: %d\n",
+			       c->leftover_processes);
+		printf("--- what the model receives (%zu bytes) ---\n%s\n",
+		       c->output_len, c->output);
+	}
+	free(s);
+	cJSON_Delete(a);
+}
+
+int pc_chatcli_fire_call(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "args", required_argument, NULL, 'a' },
+		{ "args-file", required_argument, NULL, 'A' },
+		{ "workspace", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pc_buf file = PC_BUF_INIT(64 << 20);
+	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
+	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
+	struct pc_strvec av = PC_STRVEC_INIT;
+	const char *args = "", *ws = NULL;
+	char *perr = NULL, *abs;
+	int fmt = PC_FMT_HUMAN, ch, rc = PC_EXIT_OK;
+
+	optind = 2;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(fire_usage, stdout);
+			return PC_EXIT_OK;
+		} else if (ch == 'a') {
+			args = optarg;
+		} else if (ch == 'A' &&
+			   !pc_fs_read_capped(optarg, &file, NULL)) {
+			args = pc_buf_cstr(&file);
+		} else if (ch == 'w') {
+			ws = optarg;
+		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
+			fputs(fire_usage, stderr);
+			pc_buf_release(&file);
+			return PC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(fire_usage, stderr);
+		pc_buf_release(&file);
+		return PC_EXIT_USAGE;
+	}
+	abs = pc_fs_absolute(argv[optind]);
+	if (!pc_chatcli_args_to_argv(args, &av, &perr)) {
+		o.path = abs;
+		o.args = &av;
+		o.cwd = ws;
+		o.on_line = fmt == PC_FMT_HUMAN ? live_line : NULL;
+		if (pc_chatcli_call(&o, &c, NULL))
+			rc = PC_EXIT_INTERNAL;
+	}
+	if (rc == PC_EXIT_OK) {
+		if (fmt == PC_FMT_JSON)
+			print_call_json(&av, !perr, &c, perr);
+		else
+			print_call_human(&av, !perr, &c, perr);
+		rc = perr || c.error ? PC_EXIT_FINDINGS : PC_EXIT_OK;
+	}
+	free(perr);
+	free(abs);
+	pc_chatcli_call_release(&c);
+	pc_strvec_release(&av);
+	pc_buf_release(&file);
+	return rc;
+}
