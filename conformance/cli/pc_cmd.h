@@ -16,6 +16,7 @@ struct pc_cmd {
 
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
+extern const struct pc_cmd pc_cmd_install_check;
 extern const struct pc_cmd pc_cmd_keygen;
 extern const struct pc_cmd pc_cmd_lint;
 extern const struct pc_cmd pc_cmd_mock_model;
