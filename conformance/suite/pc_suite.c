@@ -246,6 +246,58 @@ static void load_as(struct pc__suite *s, const char *as, bool global,
 	free(link);
 }
 
+/* R1.5: a same-named global plugin is installed. Trusted, the project
+ * copy replaces it (the project root is scanned last); untrusted, it is
+ * skipped and the global one keeps loading. `loaded` is the trusted
+ * outcome, `detail` the untrusted scan's skip line. */
+static void load_over_global(struct pc__suite *s)
+{
+	char *root = pc_xasprintf("%s/load-over-global", s->tmp);
+	char *home = pc_xasprintf("%s/home", root), *ws = pc_xasprintf("%s/ws", root);
+	char *gdir = pc_xasprintf("%s/.catalyst-code/plugins/global-copy", home);
+	char *pdir = pc_xasprintf("%s/.catalyst-code/plugins", ws);
+	char *abs = pc_fs_realpath(s->o->path), *link = pc_fs_join(pdir, "plugin");
+	char *mf = pc_fs_join(gdir, "plugin.json");
+	cJSON *stub = cJSON_CreateObject();
+	char *text;
+	struct pc_manifest_env menv = { home, NULL };
+	struct pc_registry_opts ro = { .home = home, .workspace = ws,
+				       .menv = &menv };
+	struct pc_registry plain = PC_REGISTRY_INIT, trusted = PC_REGISTRY_INIT;
+	struct pc_plugin *w;
+
+	cJSON_AddStringToObject(stub, "name", s->p->name);
+	cJSON_AddStringToObject(stub, "version", "0.0.0");
+	cJSON_AddStringToObject(stub, "description", "a same-named global plugin");
+	text = pc_serde_to_string(stub);
+	pc_fs_mkdir_p(gdir, NULL);
+	pc_fs_mkdir_p(pdir, NULL);
+	pc_fs_write(mf, text, strlen(text), NULL);
+	if (abs && symlink(abs, link) == 0) {
+		pc_registry_scan(&ro, &plain);
+		ro.trust_project = true;
+		pc_registry_scan(&ro, &trusted);
+		w = pc_registry_find(&trusted, s->p->name);
+		pc_report_add_load(s->r, "project_over_global",
+				   w && !strcmp(w->source_path, abs),
+				   plain.skipped.nr && plain.log.nr
+					   ? plain.log.v[plain.log.nr - 1]
+					   : "");
+	}
+	pc_registry_release(&plain);
+	pc_registry_release(&trusted);
+	cJSON_Delete(stub);
+	free(text);
+	free(mf);
+	free(root);
+	free(home);
+	free(ws);
+	free(gdir);
+	free(pdir);
+	free(abs);
+	free(link);
+}
+
 static void setup_env(struct pc__suite *s)
 {
 	static const char *const keep[] = { "PATH=", "USER=", "TMPDIR=" };
@@ -324,6 +376,7 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 		load_as(&s, "global", true, false);
 		load_as(&s, "project", false, false);
 		load_as(&s, "project_trusted", false, true);
+		load_over_global(&s);
 		run_loaded(&s);
 	} else {
 		pc__suite_case(&s, "plugcheck.load", "host loads the plugin", 0,

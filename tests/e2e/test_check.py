@@ -32,7 +32,8 @@ def test_good_sh_is_clean(ctx):
     eq(code, 0)
     eq(out["loaded"], True)
     eq([(l["as"], l["loaded"]) for l in out["loads"]],
-       [("plugin_dir", True), ("global", True), ("project", False), ("project_trusted", True)])
+       [("plugin_dir", True), ("global", True), ("project", False), ("project_trusted", True),
+        ("project_over_global", True)])
     assert out["loads"][2]["detail"].startswith("[plugins] skipping project-scoped plugin 'good-sh' (in \"")
     assert out["summary"]["passed"] is True
 
@@ -298,3 +299,16 @@ def test_pass_args_on_argless_point(ctx):
     code, out = check(ctx, d)
     assert "PC-HOOK-005" in ids(out), ids(out)
     eq(out["capabilities"], ["execute_subprocess", "receive_prompts", "receive_tool_arguments"])
+
+
+def test_project_over_global(ctx):
+    """R1.5: with a same-named global plugin, the trusted project copy wins;
+    untrusted, it is skipped (the skip line) while the global one loads."""
+    code, out = check(ctx, os.path.join(FIX, "good-sh"))
+    l = [l for l in out["loads"] if l["as"] == "project_over_global"][0]
+    eq(l["loaded"], True)
+    assert l["detail"].startswith("[plugins] skipping project-scoped plugin 'good-sh' (in \""), l
+    code, out = check(ctx, ctx.plugin("broken", {"name": "broken", "version": "1",
+                                                 "hooks": {"pre_bash": {"script": "hooks/none.sh"}}}) or
+                      os.path.join(ctx.tmp, "broken"))
+    eq([l for l in out["loads"] if l["as"] == "project_over_global"], [])
