@@ -14,6 +14,7 @@
 #include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_report.h"
+#include "pc_runner.h"
 #include "pc_suite.h"
 
 extern char **environ;
@@ -163,6 +164,7 @@ static int run_catalyst(int argc, char **argv)
 	struct pc_suite_opts so = { 0 };
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_err err = PC_ERR_INIT;
+	cJSON *scn = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int rc = parse(argc, argv, &c);
 
@@ -184,6 +186,14 @@ static int run_catalyst(int argc, char **argv)
 		so.progress = progress;
 	}
 	rc = pc_suite_run(&so, &r, &err);
+	/* Then the plugin's own scenarios, PATH/tests/ (docs/scenarios.md). */
+	if (!rc && r.loaded && !r.incomplete &&
+	    pc_runner_check_tests(c.path, &r, &scn, &err) < 0) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		pc_report_release(&r);
+		pc_strvec_release(&c.ignore);
+		return PC_EXIT_USAGE;
+	}
 	if (so.progress)
 		fputs("\r\033[K", stderr);
 	if (rc) {
@@ -195,9 +205,14 @@ static int run_catalyst(int argc, char **argv)
 		rc = !r.loaded ? PC_EXIT_NOLOAD
 		     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
 					    : PC_EXIT_OK;
+		if (scn && (c.fmt == PC_REPORT_HUMAN || c.output))
+			pc_runner_print(stdout, scn, 1);
+		if (scn && pc_runner_failed(scn) && rc == PC_EXIT_OK)
+			rc = PC_EXIT_FINDINGS;
 		if (r.incomplete)
 			rc = PC_EXIT_INTERNAL;
 	}
+	cJSON_Delete(scn);
 	pc_report_release(&r);
 	pc_strvec_release(&c.ignore);
 	return rc;

@@ -191,60 +191,6 @@ static size_t judge(cJSON *results, const struct pc_strvec *base)
 	return failed;
 }
 
-static void print_human(FILE *f, const cJSON *results, unsigned repeat)
-{
-	size_t n[4] = { 0 };
-
-	for (const cJSON *r = results->child; r; r = r->next) {
-		const char *st = pc_runner_status(r);
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "time_ms");
-		const char *msg = cJSON_GetObjectItemCaseSensitive(r, "message")
-					  ->valuestring;
-		int k = !strcmp(st, "pass")   ? 0
-			: !strcmp(st, "fail") ? 1
-			: !strcmp(st, "skip") ? 2
-					      : 3;
-
-		n[k]++;
-		fprintf(f, "%-5s %s",
-			k == 0	 ? "PASS"
-			: k == 1 ? "FAIL"
-			: k == 2 ? "SKIP"
-				 : "XFAIL",
-			cJSON_GetObjectItemCaseSensitive(r, "id")->valuestring);
-		if (cJSON_IsNumber(t))
-			fprintf(f, " (%.0f ms)", t->valuedouble);
-		if (repeat > 1 && cJSON_GetObjectItemCaseSensitive(r, "runs"))
-			fprintf(f, " pass rate %d/%d, p95 %.0f ms",
-				cJSON_GetObjectItemCaseSensitive(r, "passes")
-					->valueint,
-				cJSON_GetObjectItemCaseSensitive(r, "runs")
-					->valueint,
-				cJSON_GetObjectItemCaseSensitive(r, "p95_ms")
-					->valuedouble);
-		fputc('\n', f);
-		if (*msg)
-			fprintf(f, "    %s\n", msg);
-		if (k != 1)
-			continue;
-		for (const cJSON *s =
-			     cJSON_GetObjectItemCaseSensitive(r, "steps")
-				     ->child;
-		     s; s = s->next)
-			if (!strcmp(pc_runner_status(s), "fail"))
-				fprintf(f, "  step %s:\n    %s\n",
-					cJSON_GetObjectItemCaseSensitive(s,
-									 "name")
-						->valuestring,
-					cJSON_GetObjectItemCaseSensitive(
-						s, "message")
-						->valuestring);
-	}
-	fprintf(f,
-		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
-		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
-}
-
 static int write_report(const struct run_opts *o, cJSON *results)
 {
 	struct pc_report rep = PC_REPORT_INIT;
@@ -256,7 +202,7 @@ static int write_report(const struct run_opts *o, cJSON *results)
 		return -1;
 	}
 	if (o->fmt == PC_REPORT_HUMAN) {
-		print_human(out, results, o->repeat);
+		pc_runner_print(out, results, o->repeat);
 	} else if (o->fmt == PC_REPORT_JSON) {
 		cJSON *doc = cJSON_CreateObject();
 		char *t;
@@ -277,7 +223,7 @@ static int write_report(const struct run_opts *o, cJSON *results)
 	}
 	if (out != stdout) {
 		fclose(out);
-		print_human(stdout, results, o->repeat);
+		pc_runner_print(stdout, results, o->repeat);
 	}
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -927,4 +928,135 @@ void pc_runner_add_cases(const cJSON *results, struct pc_report *r)
 		}
 		free(cls);
 	}
+}
+
+void pc_runner_print(FILE *f, const cJSON *results, unsigned repeat)
+{
+	size_t n[4] = { 0 };
+
+	for (const cJSON *r = results->child; r; r = r->next) {
+		const char *st = pc_runner_status(r);
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "time_ms");
+		const char *msg = cJSON_GetObjectItemCaseSensitive(r, "message")
+					  ->valuestring;
+		int k = !strcmp(st, "pass")   ? 0
+			: !strcmp(st, "fail") ? 1
+			: !strcmp(st, "skip") ? 2
+					      : 3;
+
+		n[k]++;
+		fprintf(f, "%-5s %s",
+			k == 0	 ? "PASS"
+			: k == 1 ? "FAIL"
+			: k == 2 ? "SKIP"
+				 : "XFAIL",
+			cJSON_GetObjectItemCaseSensitive(r, "id")->valuestring);
+		if (cJSON_IsNumber(t))
+			fprintf(f, " (%.0f ms)", t->valuedouble);
+		if (repeat > 1 && cJSON_GetObjectItemCaseSensitive(r, "runs"))
+			fprintf(f, " pass rate %d/%d, p95 %.0f ms",
+				cJSON_GetObjectItemCaseSensitive(r, "passes")
+					->valueint,
+				cJSON_GetObjectItemCaseSensitive(r, "runs")
+					->valueint,
+				cJSON_GetObjectItemCaseSensitive(r, "p95_ms")
+					->valuedouble);
+		fputc('\n', f);
+		if (*msg)
+			fprintf(f, "    %s\n", msg);
+		if (k != 1)
+			continue;
+		for (const cJSON *s =
+			     cJSON_GetObjectItemCaseSensitive(r, "steps")
+				     ->child;
+		     s; s = s->next)
+			if (!strcmp(pc_runner_status(s), "fail"))
+				fprintf(f, "  step %s:\n    %s\n",
+					cJSON_GetObjectItemCaseSensitive(s,
+									 "name")
+						->valuestring,
+					cJSON_GetObjectItemCaseSensitive(
+						s, "message")
+						->valuestring);
+	}
+	fprintf(f,
+		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
+		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
+}
+
+size_t pc_runner_failed(const cJSON *results)
+{
+	size_t n = 0;
+
+	for (const cJSON *r = results->child; r; r = r->next)
+		n += !strcmp(pc_runner_status(r), "fail");
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void find_tests(const char *dir, struct pc_strvec *out, int depth)
+{
+	DIR *d = depth < 16 ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *p;
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = pc_fs_join(dir, e->d_name);
+		if (n > 15 && !strcmp(e->d_name + n - 15, ".plugcheck.yaml") &&
+		    pc_fs_is_file(p))
+			pc_strvec_push(out, p);
+		else if (pc_fs_is_dir(p))
+			find_tests(p, out, depth + 1);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+int pc_runner_check_tests(const char *plugin_dir, struct pc_report *r,
+			  cJSON **results, struct pc_err *err)
+{
+	struct pc_run_opts o = PC_RUN_OPTS_INIT;
+	struct pc_strvec paths = PC_STRVEC_INIT;
+	struct pc_scenario_file *files;
+	struct pc_run_item *items = NULL;
+	char *dir = pc_fs_join(plugin_dir, "tests");
+	size_t n = 0;
+	int rc = 0;
+
+	*results = NULL;
+	find_tests(dir, &paths, 0);
+	free(dir);
+	if (!paths.nr) {
+		pc_strvec_release(&paths);
+		return 0;
+	}
+	qsort(paths.v, paths.nr, sizeof(*paths.v), cmp_str);
+	files = pc_xcalloc(paths.nr, sizeof(*files));
+	for (size_t i = 0; i < paths.nr && !rc; i++)
+		rc = pc_scenario_load(paths.v[i], &files[i], err);
+	for (size_t i = 0; i < paths.nr && !rc; i++)
+		for (size_t j = 0; j < files[i].nscenarios; j++) {
+			items = pc_xreallocarray(items, n + 1, sizeof(*items));
+			items[n].file = &files[i];
+			items[n++].scenario = &files[i].scenarios[j];
+		}
+	if (!rc) {
+		*results = pc_runner_run(items, n, &o);
+		pc_runner_add_cases(*results, r);
+	}
+	for (size_t i = 0; i < paths.nr; i++)
+		pc_scenario_file_release(&files[i]);
+	free(files);
+	free(items);
+	pc_strvec_release(&paths);
+	return rc < 0 ? PC_EPARSE : 0;
 }

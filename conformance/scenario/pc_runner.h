@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -68,6 +69,23 @@ int pc_runner_apply_updates(const cJSON *results, struct pc_err *err);
  * <step>"), with the captured exchange as system_out; a skipped
  * scenario gives one skipped case. Copies what it needs. */
 void pc_runner_add_cases(const cJSON *results, struct pc_report *r);
+
+/* pc_runner_check_tests - `plugcheck check PATH`'s hook: load every
+ * `*.plugcheck.yaml` under PATH/tests/ (recursively, sorted), run them
+ * in-process and add their cases to `r`. *results gets the results array
+ * (caller deletes), NULL when there is no such file. Returns 0, or
+ * PC_EPARSE with the first file's located error in err (nothing runs
+ * then). */
+int pc_runner_check_tests(const char *plugin_dir, struct pc_report *r,
+			  cJSON **results, struct pc_err *err);
+
+/* pc_runner_failed - how many results have status "fail". */
+size_t pc_runner_failed(const cJSON *results);
+
+/* pc_runner_print - the human form of `results` to `out`: one line per
+ * scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and p95 when
+ * repeat > 1), every failed step's message, and a summary line. */
+void pc_runner_print(FILE *out, const cJSON *results, unsigned repeat);
 
 /* pc_runner_status - the "status" string of one result. */
 const char *pc_runner_status(const cJSON *result);

@@ -128,6 +128,12 @@ def mode_options(pc, f):
               "options: fire --save then run", out + err)
     finally:
         shutil.rmtree(tmp)
+    p = subprocess.run([pc, "check", "plugin"], cwd=HERE, capture_output=True, text=True,
+                       timeout=600)
+    check(p.returncode in (0, 1) and
+          "PASS  self/check runs the plugin's own scenarios" in p.stdout and
+          "1 scenarios: 1 passed" in p.stdout,
+          "options: check runs PATH/tests/*.plugcheck.yaml", p.stdout + p.stderr)
 
 
 def main():
