@@ -267,6 +267,13 @@ char *pc__host_trimmed_stdout(const struct pc_exchange *x)
 			   x->proc.out.len);
 	n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
 	s = pc_xmemdup(pc_buf_cstr(&lossy) + start, n);
+	/* Callers treat the text as a C string. A NUL is neither whitespace
+	 * nor valid anywhere in JSON, and neither is U+0001: serde_json fails
+	 * on both with the same error at the same place, so substitute it
+	 * rather than cut the text short. */
+	for (size_t i = 0; i < n; i++)
+		if (!s[i])
+			s[i] = '\x01';
 	pc_buf_release(&lossy);
 	return s;
 }

@@ -1,4 +1,6 @@
 /* pc_manifest_load.c - load_plugin_from_dir in the host's order (R2.9). */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,15 +407,22 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	return load_memory(p, err);
 }
 
-/* R2.1: read_to_string then serde. */
+/* R2.1: read_to_string then serde. A FIFO would block the host's read
+ * forever and /dev/zero would fill its memory: plugcheck refuses anything
+ * but a regular file (the size cap is raw->max). */
 static int read_manifest(const char *path, struct pc_buf *raw,
 			 struct pc_err *err)
 {
 	struct pc_err ferr = PC_ERR_INIT;
+	struct stat st;
 	size_t start;
-	int rc = pc_fs_read_capped(path, raw, &ferr);
+	int rc;
 	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return pc_err_set(err, PC_EMANIFEST,
+				  "cannot read plugin.json: plugcheck refuses a manifest that is not a regular file");
+	rc = pc_fs_read_capped(path, raw, &ferr);
 	if (rc == PC_EFBIG)
 		return pc_err_set(err, PC_EMANIFEST,
 				  "cannot read plugin.json: plugcheck refuses manifests over %zu bytes",

@@ -298,15 +298,21 @@ static void load_over_global(struct pc__suite *s)
 	free(link);
 }
 
+/* Like HOME, TMPDIR is a throwaway directory inside the suite's own, so
+ * whatever a plugin leaves in $TMPDIR goes when the run ends. */
 static void setup_env(struct pc__suite *s)
 {
-	static const char *const keep[] = { "PATH=", "USER=", "TMPDIR=" };
+	static const char *const keep[] = { "PATH=", "USER=" };
+	char *tmp = pc_fs_join(s->tmp, "tmp");
 
 	for (size_t i = 0; s->o->envp && s->o->envp[i]; i++)
-		for (size_t k = 0; k < 3; k++)
+		for (size_t k = 0; k < 2; k++)
 			if (!strncmp(s->o->envp[i], keep[k], strlen(keep[k])))
 				pc_strvec_push(&s->env, s->o->envp[i]);
 	pc_strvec_pushf(&s->env, "HOME=%s", s->home);
+	pc_fs_mkdir_p(tmp, NULL);
+	pc_strvec_pushf(&s->env, "TMPDIR=%s", tmp);
+	free(tmp);
 	pc_strvec_push(&s->env, "CATALYST_CODE_NO_BROWSER=1");
 }
 

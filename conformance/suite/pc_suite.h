@@ -17,7 +17,8 @@
  * Every firing runs with a throwaway HOME and workspace that are removed
  * afterwards; plugin processes are swept after every call (pc_proc.h).
  * Blocks for the sum of the firings; each is bounded by its own timeout
- * (OAuth login/complete probes are capped at PC_SUITE_OAUTH_CAP_MS).
+ * (OAuth login/complete probes are capped at PC_SUITE_OAUTH_CAP_MS), and
+ * at most PC_SUITE_MAX_FIRED tools and commands are fired.
  */
 #ifndef PC_SUITE_H
 #define PC_SUITE_H
@@ -31,6 +32,10 @@
 #include "pc_strvec.h"
 
 #define PC_SUITE_OAUTH_CAP_MS 15000u
+/* At most this many tools and this many script commands are fired; the
+ * rest are reported as one skipped case (static checks still cover all). */
+#define PC_SUITE_MAX_FIRED 32u
+#define PC_SUITE_MAX_FIRED_S "32"
 
 struct pc_suite_opts {
 	const char *path;		    /* the plugin directory */
