@@ -185,6 +185,12 @@ int pc_host_run_oauth(struct pc_host *h, const struct pc_plugin *p,
 		      struct pc_err *err);
 void pc_oauth_result_release(struct pc_oauth_result *r);
 
+/* pc_host_oauth_headless - likely_headless (R8.5, oauth.rs:74-96) over the
+ * emulated host's environment: CATALYST_CODE_NO_BROWSER (else NO_BROWSER)
+ * truthy or falsey decides; else SSH_CONNECTION/SSH_TTY set; else empty
+ * DISPLAY and WAYLAND_DISPLAY. */
+bool pc_host_oauth_headless(const struct pc_host *h);
+
 /* pc_outcome_name - "ok", "timeout", "exit", "spawn_error",
  * "empty_stdout", "invalid_json", "input_too_large", "output_too_large". */
 const char *pc_outcome_name(enum pc_outcome o);

@@ -48,6 +48,11 @@ static bool headless(const struct pc_host *h)
 	return (!d || !*d) && (!w || !*w);
 }
 
+bool pc_host_oauth_headless(const struct pc_host *h)
+{
+	return headless(h);
+}
+
 /* bind_loopback(0): a real ephemeral port, held for the call. */
 static int bind_loopback(int *port)
 {
