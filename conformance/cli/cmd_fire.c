@@ -41,7 +41,19 @@ static const char usage[] =
 	"  --timestamp N      fix the `timestamp` fields (default: now)\n"
 	"  --format FMT       human (default) or json\n"
 	"  --save FILE        append this exchange to scenario FILE as a\n"
-	"                     scenario, observed values as expectations\n"
+	"                     scenario, observed values as expectations\n\n"
+	"OAuth flows (spec R8.5, R8.6):\n"
+	"  --flow             oauth:login: run the host's whole /login (web\n"
+	"                     loopback redirect, manual, auto, existing) instead\n"
+	"                     of one action; the oauth_prompt event is printed on\n"
+	"                     stderr at once as one JSON line\n"
+	"  --wait-ms N        the web flow's redirect wait cap (default 120000;\n"
+	"                     the host waits 300000, the most allowed)\n"
+	"  --state-file FILE  the pending login: written by oauth:login --flow\n"
+	"                     when a code is awaited, read by oauth:code\n"
+	"                     (removed once the exchange succeeds)\n"
+	"  --pending JSON     oauth:code: the login's `pending` value instead\n"
+	"                     (oauth:code takes --args '{\"code\":\"...\"}')\n"
 	"  -h, --help         show this help\n\n"
 	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable.\n";
 
@@ -78,6 +90,15 @@ static int save(const struct pc_fire_opts *o, const struct pc_fire *f)
 	return rc;
 }
 
+/* print_prompt - the oauth_prompt event, on stderr at once, so a test or
+ * a person can open the URL while the flow waits. */
+static void print_prompt(void *ctx, const char *event_json)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", event_json);
+	fflush(stderr);
+}
+
 static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 {
 	static const struct option opts[] = {
@@ -90,6 +111,10 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		{ "timestamp", required_argument, NULL, 'T' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "save", required_argument, NULL, 'S' },
+		{ "flow", no_argument, NULL, 'F' },
+		{ "wait-ms", required_argument, NULL, 'W' },
+		{ "pending", required_argument, NULL, 'P' },
+		{ "state-file", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +149,28 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 			break;
 		case 'S':
 			save_file = optarg;
+			break;
+		case 'F':
+			o->oauth_flow = true;
+			break;
+		case 'W': {
+			char *end;
+			long long w = strtoll(optarg, &end, 10);
+
+			if (*end || end == optarg || w <= 0 ||
+			    w > PC_OAUTH_HOST_WAIT_MS) {
+				fprintf(stderr, "plugcheck: --wait-ms takes 1..%d\n",
+					PC_OAUTH_HOST_WAIT_MS);
+				return PC_EXIT_USAGE;
+			}
+			o->wait_ms = w;
+			break;
+		}
+		case 'P':
+			o->pending_text = optarg;
+			break;
+		case 'E':
+			o->state_file = optarg;
 			break;
 		case 'f':
 			if ((*fmt = pc_cli_format(optarg)) >= 0)
@@ -165,6 +212,7 @@ static int run_catalyst(int argc, char **argv)
 	}
 	o.envp = environ;
 	o.menv = &env;
+	o.on_prompt = print_prompt;
 	rc = pc_fire_run(&o, &f, &err);
 	if (rc == PC_EUSAGE) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);

@@ -1,10 +1,13 @@
 /* pc_fire.c - build one exchange's input, run it, keep the facts. */
 #include "pc_fire.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "pc_fs.h"
 #include "pc_serde.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
@@ -156,6 +159,112 @@ static int fire_command(const struct pc_fire_opts *o, struct pc_fire *f,
 	return rc;
 }
 
+/* read_pending - oauth:code's stored pending state: --state-file (absent
+ * file: none), else --pending (the login's `pending` value), else none. */
+static int read_pending(const struct pc_fire_opts *o, const struct pc_fire *f,
+			struct pc_oauth_pending *pd, struct pc_err *err)
+{
+	struct pc_buf b = PC_BUF_INIT((size_t)16 << 20);
+	struct pc_err lerr = PC_ERR_INIT;
+	cJSON *v = NULL;
+	int rc = 0;
+
+	if (o->state_file) {
+		if (!pc_fs_is_file(o->state_file))
+			return 0;
+		if (pc_fs_read_capped(o->state_file, &b, &lerr) < 0) {
+			pc_buf_release(&b);
+			return pc_err_set(err, PC_EUSAGE, "--state-file: %s",
+					  lerr.msg);
+		}
+		if (!(rc = parse_json("--state-file", pc_buf_cstr(&b), &v, err)) &&
+		    pc_oauth_pending_from_json(v, pd, &lerr) < 0)
+			rc = pc_err_set(err, PC_EUSAGE, "--state-file: %s",
+					lerr.msg);
+	} else if (o->pending_text &&
+		   !(rc = parse_json("--pending", o->pending_text, &v, err))) {
+		pd->provider_id = pc_xstrdup(f->plugin->oauth->provider_id);
+		pd->state = pc_xstrdup("");
+		pd->pending = v;
+		v = NULL;
+	}
+	cJSON_Delete(v);
+	pc_buf_release(&b);
+	return rc;
+}
+
+/* save_pending - keep --state-file in step with the host's stored
+ * pending state: written while a code is awaited (or restored after a
+ * failed exchange), removed once /oauth-code took it. */
+static int save_pending(const struct pc_fire_opts *o, const struct pc_fire *f,
+			bool is_code, struct pc_err *err)
+{
+	cJSON *v;
+	char *s;
+	int rc;
+
+	if (!o->state_file)
+		return 0;
+	if (!f->login.pending.provider_id) {
+		if (is_code && f->login.state == PC_OAUTH_LOGIN_DONE &&
+		    unlink(o->state_file) < 0 && errno != ENOENT)
+			return pc_err_set_errno(err, PC_EIO, errno, "%s",
+						o->state_file);
+		return 0;
+	}
+	v = pc_oauth_pending_json(&f->login.pending);
+	s = pc_serde_to_string(v);
+	rc = pc_fs_write(o->state_file, s, strlen(s), err);
+	free(s);
+	cJSON_Delete(v);
+	return rc < 0 ? PC_EIO : 0;
+}
+
+/* fire_oauth_flow - oauth:login --flow (the whole /login) and oauth:code
+ * (/oauth-code), through pc_oauth_login.h. */
+static int fire_oauth_flow(const struct pc_fire_opts *o, struct pc_fire *f,
+			   const char *action, struct pc_err *err)
+{
+	struct pc_oauth_login_opts lo = { .wait_ms = o->wait_ms,
+					  .on_prompt = o->on_prompt,
+					  .prompt_ctx = o->prompt_ctx };
+	struct pc_oauth_pending pd = { 0 };
+	bool is_code = !strcmp(action, "code");
+	const cJSON *code;
+	cJSON *args = NULL;
+	int rc;
+
+	f->kind = PC_FIRE_OAUTH_FLOW;
+	pc_oauth_login_init(&f->login);
+	if (!f->plugin->oauth)
+		return pc_err_set(err, PC_EUSAGE,
+				  "plugin '%s' declares no oauth provider",
+				  f->plugin->name);
+	if (!is_code) {
+		rc = pc_host_oauth_login(&f->host, f->plugin, &lo, &f->login,
+					 err);
+	} else {
+		if (!o->args_text ||
+		    (rc = parse_json("--args", o->args_text, &args, err)) ||
+		    !cJSON_IsString(code = pc_serde_get(args, "code"))) {
+			cJSON_Delete(args);
+			return pc_err_set(err, PC_EUSAGE,
+					  "oauth:code needs --args '{\"code\":\"...\"}'");
+		}
+		rc = read_pending(o, f, &pd, err);
+		if (!rc)
+			rc = pc_host_oauth_code(&f->host, f->plugin, &pd,
+						code->valuestring, &f->login,
+						err);
+		cJSON_Delete(args);
+		pc_oauth_pending_release(&pd);
+	}
+	if (!rc)
+		rc = save_pending(o, f, is_code, err);
+	f->passed = !rc && f->login.state != PC_OAUTH_LOGIN_FAILED;
+	return rc == PC_EINVAL ? PC_EUSAGE : rc;
+}
+
 static int fire_provider(const struct pc_fire_opts *o, struct pc_fire *f,
 			 bool oauth, const char *action, struct pc_err *err)
 {
@@ -163,6 +272,9 @@ static int fire_provider(const struct pc_fire_opts *o, struct pc_fire *f,
 	int rc;
 
 	f->name = action;
+	if (oauth && (!strcmp(action, "code") ||
+		      (o->oauth_flow && !strcmp(action, "login"))))
+		return fire_oauth_flow(o, f, action, err);
 	if (o->args_text && (rc = parse_json("--args", o->args_text, &args, err)))
 		return rc;
 	if (oauth) {
@@ -233,6 +345,8 @@ void pc_fire_release(struct pc_fire *f)
 	if (f->kind == PC_FIRE_MEMORY)
 		pc_memory_result_release(&f->mem);
 	pc_oauth_result_release(&f->oauth);
+	if (f->kind == PC_FIRE_OAUTH_FLOW)
+		pc_oauth_login_release(&f->login);
 	pc_exchange_release(&f->x);
 	pc_host_release(&f->host);
 	pc_plugin_free(f->plugin);

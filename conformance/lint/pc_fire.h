@@ -17,6 +17,7 @@
 
 #include "pc_host.h"
 #include "pc_manifest.h"
+#include "pc_oauth_login.h"
 
 struct pc_fire_opts {
 	const char *point;	  /* borrowed */
@@ -29,6 +30,13 @@ struct pc_fire_opts {
 	uint64_t timestamp;	  /* 0: now */
 	char *const *envp;	  /* the emulated host's environment */
 	const struct pc_manifest_env *menv;
+	/* oauth:login --flow and oauth:code (pc_oauth_login.h): */
+	bool oauth_flow;	  /* oauth:login runs the whole /login */
+	int64_t wait_ms;	  /* redirect wait cap; 0: default */
+	const char *pending_text; /* oauth:code: the login's `pending` JSON */
+	const char *state_file;	  /* oauth:code reads, login --flow writes */
+	pc_oauth_prompt_fn on_prompt; /* the oauth_prompt event, at once */
+	void *prompt_ctx;
 };
 
 #define PC_FIRE_OPTS_INIT { 0 }
@@ -39,7 +47,8 @@ enum pc_fire_kind {
 	PC_FIRE_COMMAND,
 	PC_FIRE_PROMPT,
 	PC_FIRE_OAUTH,
-	PC_FIRE_MEMORY
+	PC_FIRE_MEMORY,
+	PC_FIRE_OAUTH_FLOW /* oauth:login --flow, oauth:code: see `login` */
 };
 
 struct pc_fire {
@@ -52,6 +61,7 @@ struct pc_fire {
 	struct pc_call_result call;
 	struct pc_memory_result mem;
 	struct pc_oauth_result oauth;
+	struct pc_oauth_login login; /* PC_FIRE_OAUTH_FLOW */
 	const char *name;	  /* hook/tool/command/action name */
 	bool passed;		  /* allowed / ok */
 };

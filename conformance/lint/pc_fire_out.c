@@ -27,16 +27,16 @@ static cJSON *strvec(const struct pc_strvec *v)
 	return a;
 }
 
-static void add_facts(cJSON *o, const struct pc_fire *f)
+static void add_facts(cJSON *o, const struct pc_exchange *x)
 {
-	const struct pc_proc_result *r = &f->x.proc;
+	const struct pc_proc_result *r = &x->proc;
 	cJSON *ev = cJSON_CreateArray();
 
-	if (f->x.spawned && r->has_status && !r->term_signal)
+	if (x->spawned && r->has_status && !r->term_signal)
 		cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
 	else
 		cJSON_AddNullToObject(o, "exit_code");
-	if (f->x.spawned && r->term_signal)
+	if (x->spawned && r->term_signal)
 		cJSON_AddNumberToObject(o, "signal", r->term_signal);
 	else
 		cJSON_AddNullToObject(o, "signal");
@@ -44,20 +44,20 @@ static void add_facts(cJSON *o, const struct pc_fire *f)
 	cJSON_AddNumberToObject(o, "stdout_bytes", (double)r->out.len);
 	cJSON_AddNumberToObject(o, "stderr_bytes", (double)r->err.len);
 	cJSON_AddNumberToObject(o, "leftover_processes", r->leftover_processes);
-	cJSON_AddBoolToObject(o, "spawned", f->x.spawned);
-	cJSON_AddItemToObject(o, "argv", strvec(&f->x.argv));
-	cJSON_AddItemToObject(o, "stdin", lossy(&f->x.stdin_json));
+	cJSON_AddBoolToObject(o, "spawned", x->spawned);
+	cJSON_AddItemToObject(o, "argv", strvec(&x->argv));
+	cJSON_AddItemToObject(o, "stdin", lossy(&x->stdin_json));
 	cJSON_AddItemToObject(o, "stdout", lossy(&r->out));
 	cJSON_AddItemToObject(o, "stderr", lossy(&r->err));
-	for (size_t i = 0; i < f->x.events.nr; i++) {
+	for (size_t i = 0; i < x->events.nr; i++) {
 		cJSON *e = NULL;
 
-		if (pc_serde_parse(f->x.events.v[i], strlen(f->x.events.v[i]),
+		if (pc_serde_parse(x->events.v[i], strlen(x->events.v[i]),
 				   &e, NULL) == 0)
 			cJSON_AddItemToArray(ev, e);
 	}
 	cJSON_AddItemToObject(o, "events", ev);
-	cJSON_AddItemToObject(o, "host_log", strvec(&f->x.log));
+	cJSON_AddItemToObject(o, "host_log", strvec(&x->log));
 }
 
 static void add_hook(cJSON *o, const struct pc_hook_result *h)
@@ -71,6 +71,73 @@ static void add_hook(cJSON *o, const struct pc_hook_result *h)
 		cJSON_AddStringToObject(o, "notify", h->notify);
 	if (h->status)
 		cJSON_AddStringToObject(o, "status", h->status);
+}
+
+static void add_oauth(cJSON *o, const struct pc_oauth_result *r)
+{
+	cJSON_AddStringToObject(o, "outcome", pc_outcome_name(r->outcome));
+	cJSON_AddBoolToObject(o, "ok", r->ok);
+	cJSON_AddStringToObject(o, "message", r->message ? r->message : "");
+	if (r->flow)
+		cJSON_AddStringToObject(o, "flow", r->flow);
+	else
+		cJSON_AddNullToObject(o, "flow");
+	cJSON_AddItemToObject(o, "response",
+			      r->response ? cJSON_Duplicate(r->response, 1)
+					  : cJSON_CreateNull());
+}
+
+/* The whole /login or /oauth-code (PC_FIRE_OAUTH_FLOW): the host's final
+ * state, its events, the loopback requests, and each script run. */
+static void add_oauth_flow(cJSON *o, const struct pc_oauth_login *l)
+{
+	cJSON *a = cJSON_CreateArray(), *ev = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(o, "mode", "flow");
+	cJSON_AddBoolToObject(o, "ok", l->state != PC_OAUTH_LOGIN_FAILED);
+	cJSON_AddStringToObject(o, "state", pc_oauth_login_state_name(l->state));
+	cJSON_AddStringToObject(o, "message", l->message ? l->message : "");
+	if (l->flow)
+		cJSON_AddStringToObject(o, "flow", l->flow);
+	else
+		cJSON_AddNullToObject(o, "flow");
+	if (l->redirect_uri)
+		cJSON_AddStringToObject(o, "redirect_uri", l->redirect_uri);
+	else
+		cJSON_AddNullToObject(o, "redirect_uri");
+	cJSON_AddItemToObject(o, "pending_state",
+			      l->pending.provider_id
+				      ? pc_oauth_pending_json(&l->pending)
+				      : cJSON_CreateNull());
+	for (size_t i = 0; i < l->events.nr; i++) {
+		cJSON *e = NULL;
+
+		if (pc_serde_parse(l->events.v[i], strlen(l->events.v[i]), &e,
+				   NULL) == 0)
+			cJSON_AddItemToArray(ev, e);
+	}
+	cJSON_AddItemToObject(o, "events", ev);
+	for (size_t i = 0; i < l->nredirects; i++) {
+		cJSON *r = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(r, "request_line",
+					l->redirects[i].request_line);
+		cJSON_AddStringToObject(r, "verdict",
+					pc_oauth_redirect_verdict_name(
+						l->redirects[i].verdict));
+		cJSON_AddItemToArray(a, r);
+	}
+	cJSON_AddItemToObject(o, "redirects", a);
+	a = cJSON_CreateArray();
+	for (size_t i = 0; i < l->nsteps; i++) {
+		cJSON *s = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(s, "action", l->steps[i].action);
+		add_oauth(s, &l->steps[i].r);
+		add_facts(s, &l->steps[i].x);
+		cJSON_AddItemToArray(a, s);
+	}
+	cJSON_AddItemToObject(o, "steps", a);
 }
 
 static void add_result(cJSON *o, const struct pc_fire *f)
@@ -105,18 +172,10 @@ static void add_result(cJSON *o, const struct pc_fire *f)
 				      cJSON_Duplicate(f->mem.entries, 1));
 		break;
 	case PC_FIRE_OAUTH:
-		cJSON_AddStringToObject(o, "outcome",
-					pc_outcome_name(f->oauth.outcome));
-		cJSON_AddBoolToObject(o, "ok", f->oauth.ok);
-		cJSON_AddStringToObject(o, "message", f->oauth.message);
-		if (f->oauth.flow)
-			cJSON_AddStringToObject(o, "flow", f->oauth.flow);
-		else
-			cJSON_AddNullToObject(o, "flow");
-		cJSON_AddItemToObject(o, "response",
-				      f->oauth.response
-					      ? cJSON_Duplicate(f->oauth.response, 1)
-					      : cJSON_CreateNull());
+		add_oauth(o, &f->oauth);
+		break;
+	case PC_FIRE_OAUTH_FLOW:
+		add_oauth_flow(o, &f->login);
 		break;
 	}
 }
@@ -135,8 +194,8 @@ cJSON *pc_fire_json(const struct pc_fire_opts *o, const struct pc_fire *f)
 	cJSON_AddBoolToObject(j, "loaded", true);
 	cJSON_AddStringToObject(j, "plugin", f->plugin->name);
 	add_result(j, f);
-	if (f->kind != PC_FIRE_PROMPT)
-		add_facts(j, f);
+	if (f->kind != PC_FIRE_PROMPT && f->kind != PC_FIRE_OAUTH_FLOW)
+		add_facts(j, &f->x);
 	return j;
 }
 
@@ -185,7 +244,59 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 		if (*f->oauth.message)
 			fprintf(out, "message  %s\n", f->oauth.message);
 		break;
+	case PC_FIRE_OAUTH_FLOW: {
+		const struct pc_oauth_login *l = &f->login;
+		bool ok = l->state != PC_OAUTH_LOGIN_FAILED;
+
+		for (size_t i = 0; i < l->nredirects; i++)
+			fprintf(out, "redirect %s  (%s)\n",
+				l->redirects[i].request_line,
+				pc_oauth_redirect_verdict_name(
+					l->redirects[i].verdict));
+		for (size_t i = 0; i < l->events.nr; i++)
+			fprintf(out, "event    %s\n", l->events.v[i]);
+		fprintf(out, "verdict  %s%s%s  %s%s%s\n", ok ? g : r,
+			ok ? "OK" : "FAILED", off,
+			pc_oauth_login_state_name(l->state),
+			l->flow ? "  flow: " : "", l->flow ? l->flow : "");
+		if (*l->message)
+			fprintf(out, "message  %s\n", l->message);
+		break;
 	}
+	}
+}
+
+/* print_x - the facts of one exchange, for people. */
+static void print_x(FILE *out, const struct pc_exchange *x)
+{
+	const struct pc_proc_result *p = &x->proc;
+	struct pc_buf st = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	fputs("argv    ", out);
+	for (size_t i = 0; i < x->argv.nr; i++)
+		fprintf(out, " %s", x->argv.v[i]);
+	fputc('\n', out);
+	pc_fire_show(out, "stdin", &x->stdin_json);
+	if (!x->spawned) {
+		fputs("(not spawned: the input is over the 1 MiB cap)\n", out);
+	} else {
+		pc_fire_show(out, "stdout", &p->out);
+		pc_fire_show(out, "stderr", &p->err);
+		if (p->has_status)
+			pc_rust_exit_status(&st, p->term_signal != 0,
+					    p->term_signal ? p->term_signal
+							   : p->exit_code,
+					    p->core_dumped);
+		fprintf(out, "process  %s, %s after %lld ms, %d leftover process(es) killed\n",
+			pc_proc_outcome_name(p->outcome),
+			p->has_status ? pc_buf_cstr(&st) : "no status",
+			(long long)p->wall_ms, p->leftover_processes);
+	}
+	for (size_t i = 0; i < x->events.nr; i++)
+		fprintf(out, "event    %s\n", x->events.v[i]);
+	for (size_t i = 0; i < x->log.nr; i++)
+		fprintf(out, "host log %s\n", x->log.v[i]);
+	pc_buf_release(&st);
 }
 
 void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
@@ -193,39 +304,19 @@ void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
 {
 	const char *g = color ? "\033[32m" : "", *r = color ? "\033[31m" : "";
 	const char *off = color ? "\033[0m" : "";
-	const struct pc_proc_result *p = &f->x.proc;
-	struct pc_buf st = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	fprintf(out, "%s -> plugin '%s' (%s)\n", o->point, f->plugin->name,
 		o->path);
-	if (f->kind != PC_FIRE_PROMPT) {
-		fputs("argv    ", out);
-		for (size_t i = 0; i < f->x.argv.nr; i++)
-			fprintf(out, " %s", f->x.argv.v[i]);
-		fputc('\n', out);
-		pc_fire_show(out, "stdin", &f->x.stdin_json);
-		if (!f->x.spawned) {
-			fputs("(not spawned: the input is over the 1 MiB cap)\n", out);
-		} else {
-			pc_fire_show(out, "stdout", &p->out);
-			pc_fire_show(out, "stderr", &p->err);
-			if (p->has_status)
-				pc_rust_exit_status(&st, p->term_signal != 0,
-						    p->term_signal ? p->term_signal
-								   : p->exit_code,
-						    p->core_dumped);
-			fprintf(out, "process  %s, %s after %lld ms, %d leftover process(es) killed\n",
-				pc_proc_outcome_name(p->outcome),
-				p->has_status ? pc_buf_cstr(&st) : "no status",
-				(long long)p->wall_ms, p->leftover_processes);
+	if (f->kind == PC_FIRE_OAUTH_FLOW) {
+		for (size_t i = 0; i < f->login.nsteps; i++) {
+			fprintf(out, "-- step %zu: %s\n", i + 1,
+				f->login.steps[i].action);
+			print_x(out, &f->login.steps[i].x);
 		}
-		for (size_t i = 0; i < f->x.events.nr; i++)
-			fprintf(out, "event    %s\n", f->x.events.v[i]);
-		for (size_t i = 0; i < f->x.log.nr; i++)
-			fprintf(out, "host log %s\n", f->x.log.v[i]);
+	} else if (f->kind != PC_FIRE_PROMPT) {
+		print_x(out, &f->x);
 	}
 	verdict(out, f, g, r, off);
-	pc_buf_release(&st);
 }
 
 void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b)
