@@ -3,21 +3,22 @@
 #   host/base (0) <- host (1) <- conformance/{lint,report,schema,suite} (2)
 #   <- conformance/cli (3); tests/ and bench/ may include any public header.
 #   host/chatcli ranks with host but takes only pc_proc.h from host/, and
-#   host/ never includes it.
+#   host/ never includes it. mock-model ranks with host but includes only
+#   host/base headers and its own, and host/ never includes it.
 # A folder may include headers of its own rank or lower; a *_impl.h only
 # from its own folder (tests excepted: white-box unit tests); host/ never
 # includes libyaml or PCRE2 (PCRE2 only in host/base/pc_match.c).
 # Prints "file:line: reason" per violation; exit 1 if any.
 cd "$(dirname "$0")/.." || exit 2
 
-headers=$(find host conformance -name '*.h' 2>/dev/null | sort)
-files=$(find host conformance tests bench -name '*.[ch]' 2>/dev/null | sort)
+headers=$(find host conformance mock-model -name '*.h' 2>/dev/null | sort)
+files=$(find host conformance mock-model tests bench -name '*.[ch]' 2>/dev/null | sort)
 [ -z "$files" ] && exit 0
 # shellcheck disable=SC2086 # the file names have no spaces
 awk -v headers="$headers" '
 function rank(d) {
 	if (d == "host/base") return 0
-	if (d == "host" || d == "host/chatcli") return 1
+	if (d == "host" || d == "host/chatcli" || d == "mock-model") return 1
 	if (d == "conformance/cli") return 3
 	if (d ~ /^conformance\//) return 2
 	if (d ~ /^(tests|bench)(\/|$)/) return 9
@@ -48,6 +49,12 @@ BEGIN {
 	if ((dir == "host/chatcli" && hdir == "host" && inc != "pc_proc.h") ||
 	    (dir == "host" && hdir == "host/chatcli")) {
 		printf "%s:%d: host/chatcli shares only pc_proc.h with host/, not \"%s\"\n", FILENAME, FNR, inc
+		bad = 1
+	} else if (dir == "mock-model" && hdir != "host/base") {
+		printf "%s:%d: mock-model includes only host/base headers and its own, not \"%s\" (%s)\n", FILENAME, FNR, inc, hdir
+		bad = 1
+	} else if (dir ~ /^host(\/|$)/ && hdir == "mock-model") {
+		printf "%s:%d: host/ must not include \"%s\" (mock-model)\n", FILENAME, FNR, inc
 		bad = 1
 	} else if (rank(hdir) > rank(dir)) {
 		printf "%s:%d: %s must not include \"%s\" (%s)\n", FILENAME, FNR, dir, inc, hdir
