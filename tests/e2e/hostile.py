@@ -5,7 +5,7 @@ delete or rewrite themselves) and checked with `plugcheck check` under a
 private, empty TMPDIR. Every run must:
   - finish within bound(manifest): the sum, over every firing the suite can
     make, of the host's stdin deadline plus the wait timeout, times 5 (CI
-    has 2 cores and runs under ASan), plus 20 s of grace and 1 s per MiB of
+    has 2 cores and runs under ASan), plus 20 s of grace and 4 s per MiB of
     manifest (loading is not a firing);
   - report the specific finding id;
   - leave no process: none whose environment carries the private TMPDIR
@@ -65,7 +65,7 @@ def bound(manifest, manifest_bytes=0):
             login = min(o.get("login_timeout_ms", 120000), OAUTH_CAP_MS)
             ms += 2 * firing_ms(login)
             ms += 2 * firing_ms(o.get("token_timeout_ms", 30000))
-    return 5 * ms / 1000.0 + 20.0 + manifest_bytes / (1 << 20)
+    return 5 * ms / 1000.0 + 20.0 + 4.0 * manifest_bytes / (1 << 20)
 
 
 def copy(ctx, name):
