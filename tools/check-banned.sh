@@ -22,7 +22,7 @@ scan() {
 }
 
 dirs=
-for d in host conformance mock-model tests bench; do
+for d in host conformance mock-model scaffold tests bench; do
 	[ -d "$d" ] && dirs="$dirs $d"
 done
 # shellcheck disable=SC2086 # $dirs is a list of plain folder names

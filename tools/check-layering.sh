@@ -2,6 +2,7 @@
 # tools/check-layering.sh - STYLE §I: includes go one way only.
 #   host/base (0) <- host (1) <- conformance/{lint,report,schema,suite} (2)
 #   <- conformance/cli (3); tests/ and bench/ may include any public header.
+#   scaffold/ (1) takes host/base only, and only conformance/cli includes it.
 #   host/chatcli ranks with host but takes only pc_proc.h from host/, and
 #   host/ never includes it. mock-model ranks with host but includes only
 #   host/base headers and its own, and host/ never includes it.
@@ -11,14 +12,15 @@
 # Prints "file:line: reason" per violation; exit 1 if any.
 cd "$(dirname "$0")/.." || exit 2
 
-headers=$(find host conformance mock-model -name '*.h' 2>/dev/null | sort)
-files=$(find host conformance mock-model tests bench -name '*.[ch]' 2>/dev/null | sort)
+headers=$(find host conformance mock-model scaffold -name '*.h' 2>/dev/null | sort)
+files=$(find host conformance mock-model scaffold tests bench -name '*.[ch]' 2>/dev/null | sort)
 [ -z "$files" ] && exit 0
 # shellcheck disable=SC2086 # the file names have no spaces
 awk -v headers="$headers" '
 function rank(d) {
 	if (d == "host/base") return 0
 	if (d == "host" || d == "host/chatcli" || d == "mock-model") return 1
+	if (d == "scaffold") return 1
 	if (d == "conformance/cli") return 3
 	if (d ~ /^conformance\//) return 2
 	if (d ~ /^(tests|bench)(\/|$)/) return 9
@@ -55,6 +57,10 @@ BEGIN {
 		bad = 1
 	} else if (dir ~ /^host(\/|$)/ && hdir == "mock-model") {
 		printf "%s:%d: host/ must not include \"%s\" (mock-model)\n", FILENAME, FNR, inc
+		bad = 1
+	} else if ((dir == "scaffold" && hdir != "host/base") ||
+		   (hdir == "scaffold" && dir != "conformance/cli" && rank(dir) != 9)) {
+		printf "%s:%d: scaffold/ links pc_base only: \"%s\" (%s)\n", FILENAME, FNR, inc, hdir
 		bad = 1
 	} else if (rank(hdir) > rank(dir)) {
 		printf "%s:%d: %s must not include \"%s\" (%s)\n", FILENAME, FNR, dir, inc, hdir

@@ -8,12 +8,14 @@
 #include "pc_exit.h"
 
 const struct pc_cmd *const pc_cmds[] = {
+	&pc_cmd_add,
 	&pc_cmd_check,
 	&pc_cmd_fire,
 	&pc_cmd_install_check,
 	&pc_cmd_keygen,
 	&pc_cmd_lint,
 	&pc_cmd_mock_model,
+	&pc_cmd_new,
 	&pc_cmd_rules,
 	&pc_cmd_run,
 	&pc_cmd_sign,

@@ -14,12 +14,14 @@ struct pc_cmd {
 	int (*run)(int argc, char **argv);
 };
 
+extern const struct pc_cmd pc_cmd_add;
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_install_check;
 extern const struct pc_cmd pc_cmd_keygen;
 extern const struct pc_cmd pc_cmd_lint;
 extern const struct pc_cmd pc_cmd_mock_model;
+extern const struct pc_cmd pc_cmd_new;
 extern const struct pc_cmd pc_cmd_rules;
 extern const struct pc_cmd pc_cmd_run;
 extern const struct pc_cmd pc_cmd_sign;

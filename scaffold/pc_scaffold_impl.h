@@ -1,0 +1,50 @@
+/* pc_scaffold_impl.h - private to scaffold/: file plans and the JSON span
+ * editor shared by pc_scaffold.c and pc_scaffold_json.c. */
+#ifndef PC_SCAFFOLD_IMPL_H
+#define PC_SCAFFOLD_IMPL_H
+
+#include <stddef.h>
+
+#include "pc_buf.h"
+#include "pc_scaffold.h"
+
+/* A planned file: relative path, content, executable or not. */
+struct pc__scaffold_file {
+	char *path;
+	char *data;
+	size_t len;
+	bool exec;
+};
+
+struct pc__scaffold_plan {
+	struct pc__scaffold_file *f;
+	size_t n;
+};
+
+/* Add the script and scenario files of `p` to `plan`; the manifest
+ * fragment for it is appended to *frag (no trailing newline). */
+int pc__scaffold_plan_part(const struct pc_scaffold_opts *o, const char *plugin,
+			   const struct pc_scaffold_part *p,
+			   struct pc__scaffold_plan *plan, struct pc_buf *frag,
+			   struct pc_err *err);
+/* Write every file of `plan` under dir (refusing existing ones unless
+ * force: all are checked first), recording their paths in *written. */
+int pc__scaffold_plan_write(const struct pc__scaffold_plan *plan,
+			    const char *dir, bool force,
+			    struct pc_strvec *written, struct pc_err *err);
+void pc__scaffold_plan_release(struct pc__scaffold_plan *plan);
+/* Add a file to the plan, taking `data`. */
+void pc__scaffold_plan_take(struct pc__scaffold_plan *plan, const char *path,
+			    char *data, bool exec);
+
+/* Edit the plugin.json text in *json (NUL-terminated) to hold the manifest
+ * fragment `frag` of part `p`, plus `caps` when "capabilities" is
+ * declared. Returns 0 or PC_EPARSE / PC_EINVAL with err set. */
+int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
+			  const char *frag, const struct pc_strvec *caps,
+			  struct pc_err *err);
+/* The string value of top-level key `key` (simple strings only), new,
+ * or NULL. */
+char *pc__scaffold_json_top_string(const char *json, const char *key);
+
+#endif

@@ -1,0 +1,275 @@
+/* pc_scaffold_new.c - whole plugins (`new`) and single parts (`add`). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_buf.h"
+#include "pc_fs.h"
+#include "pc_scaffold.h"
+#include "pc_scaffold_impl.h"
+#include "pc_xalloc.h"
+
+#define MANIFEST_MAX (1u << 20)
+
+static int check_opts(const struct pc_scaffold_opts *o, struct pc_err *err)
+{
+	if (!o->lang || (strcmp(o->lang, "sh") && strcmp(o->lang, "python") &&
+			 strcmp(o->lang, "c")))
+		return pc_err_set(err, PC_EINVAL,
+				  "unknown language '%s' (use sh, python or c)",
+				  o->lang ? o->lang : "");
+	for (size_t i = 0; i < o->nparts; i++)
+		if ((o->parts[i].kind == PC_SCAFFOLD_OAUTH ||
+		     o->parts[i].kind == PC_SCAFFOLD_MEMORY) &&
+		    strcmp(o->lang, "python"))
+			return pc_err_set(
+				err, PC_EINVAL,
+				"the %s template exists for --lang python only (it needs a JSON parser)",
+				o->parts[i].kind == PC_SCAFFOLD_OAUTH
+					? "OAuth"
+					: "memory provider");
+	return 0;
+}
+
+/* The members of one manifest section, one per line. */
+static void section(struct pc_buf *m, const char *key, char open, char close,
+		    const struct pc_buf *items)
+{
+	pc_buf_addf(m, ",\n  \"%s\": %c\n%s\n  %c", key, open,
+		    pc_buf_cstr(items), close);
+}
+
+static void add_item(struct pc_buf *items, const struct pc_buf *frag)
+{
+	if (items->len)
+		pc_buf_adds(items, ",\n");
+	pc_buf_addf(items, "    %s", pc_buf_cstr(frag));
+}
+
+static void manifest_head(struct pc_buf *m, const struct pc_scaffold_opts *o)
+{
+	struct pc_strvec caps = PC_STRVEC_INIT;
+
+	pc_scaffold_capabilities(o->parts, o->nparts, &caps);
+	pc_buf_addf(m,
+		    "{\n  \"name\": \"%s\",\n  \"version\": \"0.1.0\",\n"
+		    "  \"description\": \"Describe what %s does.\",\n"
+		    "  \"capabilities\": [",
+		    o->name, o->name);
+	for (size_t i = 0; i < caps.nr; i++)
+		pc_buf_addf(m, "%s\"%s\"", i ? ", " : "", caps.v[i]);
+	pc_buf_adds(m, "]");
+	pc_strvec_release(&caps);
+}
+
+static void readme_line(struct pc_buf *parts, const struct pc_scaffold_part *p)
+{
+	switch (p->kind) {
+	case PC_SCAFFOLD_HOOK:
+		pc_buf_addf(parts, "- hook `%s` (%s)\n", p->name,
+			    p->blocking ? "blocking: denies on failure"
+					: "advisory");
+		break;
+	case PC_SCAFFOLD_TOOL:
+		pc_buf_addf(parts, "- tool `%s` (%s)\n", p->name,
+			    p->readonly ? "readonly" : "destructive");
+		break;
+	case PC_SCAFFOLD_COMMAND:
+		pc_buf_addf(parts, "- slash command `/%s` (%s)\n", p->name,
+			    p->prompt ? "prompt template" : "script");
+		break;
+	case PC_SCAFFOLD_OAUTH:
+		pc_buf_addf(parts, "- OAuth provider `%s`\n", p->name);
+		break;
+	case PC_SCAFFOLD_MEMORY:
+		pc_buf_adds(parts, "- memory provider\n");
+		break;
+	}
+}
+
+static int plan_static(const struct pc_scaffold_opts *o,
+		       const struct pc_buf *parts,
+		       struct pc__scaffold_plan *plan, struct pc_err *err)
+{
+	static const char *const files[][2] = {
+		{ "catalyst/README.md", "README.md" },
+		{ "catalyst/ci/github.yml", ".github/workflows/plugcheck.yml" },
+		{ "catalyst/ci/gitlab.yml", ".gitlab-ci.yml" },
+		{ "catalyst/gitignore", ".gitignore" },
+		{ "catalyst/c/Makefile.in", "Makefile" },
+	};
+	bool c = !strcmp(o->lang, "c");
+	const char *kv[] = {
+		"PLUGIN",
+		o->name,
+		"PARTS",
+		pc_buf_cstr(parts),
+		"BUILD",
+		c ? "make                                # builds bin/ from src/\n"
+		  : "",
+		NULL
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct pc_buf t = PC_BUF_INIT(MANIFEST_MAX);
+		char *path;
+		int rc;
+
+		if (i == 4 && !c)
+			break;
+		path = pc_fs_join(o->templates, files[i][0]);
+		rc = pc_fs_read_capped(path, &t, err);
+		free(path);
+		if (rc) {
+			pc_buf_release(&t);
+			return pc_err_set(err, PC_ENOENT,
+					  "cannot read template '%s'",
+					  files[i][0]);
+		}
+		/* render only the keys above: reuse the part renderer's rule */
+		struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
+		const char *s = pc_buf_cstr(&t);
+
+		pc_buf_adds(&out, "");
+		while (*s) {
+			size_t k = 0;
+
+			while (kv[k] &&
+			       !(s[0] == '{' && s[1] == '{' &&
+				 !strncmp(s + 2, kv[k], strlen(kv[k])) &&
+				 !strncmp(s + 2 + strlen(kv[k]), "}}", 2)))
+				k += 2;
+			if (kv[k]) {
+				pc_buf_adds(&out, kv[k + 1]);
+				s += strlen(kv[k]) + 4;
+			} else {
+				pc_buf_addch(&out, *s++);
+			}
+		}
+		pc_buf_release(&t);
+		pc__scaffold_plan_take(plan, files[i][1],
+				       pc_buf_detach(&out, NULL), false);
+	}
+	return 0;
+}
+
+int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
+		    struct pc_err *err)
+{
+	struct pc__scaffold_plan plan = { 0 };
+	struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_buf sec[5], frag = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_buf parts = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc = check_opts(o, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < 5; i++)
+		pc_buf_init(&sec[i], PC_BUF_NOCAP);
+	manifest_head(&m, o);
+	pc_buf_adds(&parts, "");
+	for (size_t i = 0; i < o->nparts && !rc; i++) {
+		pc_buf_reset(&frag);
+		rc = pc__scaffold_plan_part(o, o->name, &o->parts[i], &plan,
+					    &frag, err);
+		if (!rc)
+			add_item(&sec[o->parts[i].kind], &frag);
+		readme_line(&parts, &o->parts[i]);
+	}
+	if (rc)
+		goto out;
+	if (sec[PC_SCAFFOLD_HOOK].len)
+		section(&m, "hooks", '{', '}', &sec[PC_SCAFFOLD_HOOK]);
+	if (sec[PC_SCAFFOLD_TOOL].len)
+		section(&m, "tools", '[', ']', &sec[PC_SCAFFOLD_TOOL]);
+	if (sec[PC_SCAFFOLD_COMMAND].len)
+		section(&m, "commands", '[', ']', &sec[PC_SCAFFOLD_COMMAND]);
+	if (sec[PC_SCAFFOLD_OAUTH].len)
+		pc_buf_addf(&m, ",\n  \"oauth\": %s",
+			    pc_buf_cstr(&sec[PC_SCAFFOLD_OAUTH]) + 4);
+	if (sec[PC_SCAFFOLD_MEMORY].len)
+		pc_buf_addf(&m, ",\n  \"memory_provider\": %s",
+			    pc_buf_cstr(&sec[PC_SCAFFOLD_MEMORY]) + 4);
+	if (o->system_prompt) {
+		pc_buf_addf(
+			&m,
+			",\n  \"system_prompt\": \"Describe the standing instructions %s gives the model.\"",
+			o->name);
+		pc_buf_adds(&parts, "- a system prompt fragment\n");
+	}
+	pc_buf_adds(&m, "\n}\n");
+	pc__scaffold_plan_take(&plan, "plugin.json", pc_buf_detach(&m, NULL),
+			       false);
+	rc = plan_static(o, &parts, &plan, err);
+	if (!rc)
+		rc = pc__scaffold_plan_write(&plan, o->dir, o->force, written,
+					     err);
+out:
+	for (size_t i = 0; i < 5; i++)
+		pc_buf_release(&sec[i]);
+	pc_buf_release(&m);
+	pc_buf_release(&frag);
+	pc_buf_release(&parts);
+	pc__scaffold_plan_release(&plan);
+	return rc;
+}
+
+static const char *detect_lang(const char *dir, const char *json)
+{
+	char *mk = pc_fs_join(dir, "Makefile");
+	bool c = pc_fs_is_file(mk);
+
+	free(mk);
+	if (c)
+		return "c";
+	return strstr(json, ".py\"") ? "python" : "sh";
+}
+
+int pc_scaffold_add(const struct pc_scaffold_opts *o, struct pc_strvec *written,
+		    struct pc_err *err)
+{
+	struct pc_scaffold_opts a = *o;
+	struct pc__scaffold_plan plan = { 0 };
+	struct pc_buf json = PC_BUF_INIT(MANIFEST_MAX);
+	struct pc_buf frag = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_strvec caps = PC_STRVEC_INIT;
+	char *mpath = pc_fs_join(o->dir, "plugin.json"), *name = NULL;
+	int rc;
+
+	rc = pc_fs_read_capped(mpath, &json, err);
+	if (rc)
+		goto out;
+	name = pc__scaffold_json_top_string(pc_buf_cstr(&json), "name");
+	if (!name) {
+		rc = pc_err_set(err, PC_EPARSE, "'%s' has no string \"name\"",
+				mpath);
+		goto out;
+	}
+	a.name = name;
+	if (!a.lang)
+		a.lang = detect_lang(o->dir, pc_buf_cstr(&json));
+	rc = check_opts(&a, err);
+	if (!rc)
+		rc = pc__scaffold_plan_part(&a, name, &o->parts[0], &plan,
+					    &frag, err);
+	pc_scaffold_capabilities(o->parts, 1, &caps);
+	if (!rc)
+		rc = pc__scaffold_json_add(&json, &o->parts[0],
+					   pc_buf_cstr(&frag), &caps, err);
+	if (!rc)
+		rc = pc__scaffold_plan_write(&plan, o->dir, o->force, written,
+					     err);
+	if (!rc)
+		rc = pc_fs_write(mpath, json.data, json.len, err);
+	if (!rc)
+		pc_strvec_push(written, "plugin.json");
+out:
+	free(mpath);
+	free(name);
+	pc_buf_release(&json);
+	pc_buf_release(&frag);
+	pc_strvec_release(&caps);
+	pc__scaffold_plan_release(&plan);
+	return rc;
+}
