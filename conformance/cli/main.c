@@ -35,12 +35,17 @@ const struct pc_cmd *pc_cmd_find(const char *name)
 
 static void usage(FILE *f)
 {
+	int w = 0;
+
+	for (size_t i = 0; i < pc_ncmds; i++)
+		if ((int)strlen(pc_cmds[i]->name) > w)
+			w = (int)strlen(pc_cmds[i]->name);
 	fputs("usage: plugcheck <command> [options] ...\n"
 	      "       plugcheck --version | --help\n\n"
 	      "Commands:\n",
 	      f);
 	for (size_t i = 0; i < pc_ncmds; i++)
-		fprintf(f, "  %-6s %s\n", pc_cmds[i]->name, pc_cmds[i]->summary);
+		fprintf(f, "  %-*s %s\n", w, pc_cmds[i]->name, pc_cmds[i]->summary);
 	fputs("\nExit codes:\n"
 	      "  0   clean / loaded / allowed\n"
 	      "  1   errors found (warnings too with --strict), a denial or a\n"
