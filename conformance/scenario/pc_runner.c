@@ -14,6 +14,7 @@
 
 #include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_mock.h"
 #include "pc_registry.h"
 #include "pc_scenario_impl.h"
 #include "pc_serde.h"
@@ -32,6 +33,12 @@ struct run {
 	cJSON *updates;
 	struct pc_buf msg; /* the current step's failure text */
 	unsigned nsession;
+	/* turn steps: set up by the first one (turn_setup) */
+	bool turn_up;
+	struct pc_host host;
+	struct pc_turn turn;
+	struct pc_plugin **plugins;
+	size_t nplugins;
 };
 
 /* ---- templates ---- */
@@ -264,6 +271,112 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 	return ok;
 }
 
+/* Compact JSON, never truncated (hook lists are short strings). */
+static char *compact(const cJSON *v)
+{
+	char *t = v ? cJSON_PrintUnformatted(v) : NULL;
+
+	return t ? t : pc_xstrdup("(absent)");
+}
+
+/* `hooks`: the wanted strings appear in the actual list in order
+ * (subsequence), or are the whole list (`exact`). */
+static bool check_hooks(struct run *r, const struct pc_expect *e,
+			const cJSON *want, const cJSON *got)
+{
+	int nw = cJSON_GetArraySize(want), ng = cJSON_GetArraySize(got);
+	int i = 0, j = 0, last = -1;
+	char *ws, *gs, *at;
+
+	if (!cJSON_IsArray(got))
+		ng = 0;
+	if (e->exact) {
+		while (i < nw && i < ng &&
+		       cJSON_Compare(cJSON_GetArrayItem(want, i),
+				     cJSON_GetArrayItem(got, i), 1))
+			i++;
+		if (i == nw && i == ng)
+			return true;
+		at = pc_xasprintf("%s[%d] (exact)", e->path, i);
+	} else {
+		for (; i < nw; i++, j++) {
+			const cJSON *w = cJSON_GetArrayItem(want, i);
+
+			while (j < ng &&
+			       !cJSON_Compare(w, cJSON_GetArrayItem(got, j), 1))
+				j++;
+			if (j == ng)
+				break;
+			last = j;
+		}
+		if (i == nw)
+			return true;
+		gs = compact(cJSON_GetArrayItem(want, i));
+		at = last < 0 ? pc_xasprintf("%s: %s not found", e->path, gs)
+			      : pc_xasprintf("%s: %s not found after %s[%d]",
+					     e->path, gs, e->path, last);
+		free(gs);
+	}
+	ws = compact(want);
+	gs = compact(cJSON_IsArray(got) ? got : NULL);
+	pc_buf_addf(
+		&r->msg,
+		"%sexpect.%s (line %zu) at %s:\n      expected: %s%s\n      actual:   %s",
+		r->msg.len ? "\n    " : "", e->label, e->line, at,
+		e->exact ? "" : "subsequence ", ws, gs);
+	free(ws);
+	free(gs);
+	free(at);
+	return false;
+}
+
+/* `events`: each wanted object is a subset of a transcript event, the
+ * matches in order. */
+static bool check_events(struct run *r, const struct pc_expect *e,
+			 const cJSON *want, const cJSON *got)
+{
+	int ng = cJSON_IsArray(got) ? cJSON_GetArraySize(got) : 0;
+	int i = 0, j = 0, from = 0;
+	const cJSON *w, *dw, *dg;
+	cJSON *types;
+	char *ws, *ts;
+
+	for (w = want->child; w; w = w->next, i++, j++) {
+		struct pc_buf where = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		from = j;
+		while (j < ng &&
+		       !subset(w, cJSON_GetArrayItem(got, j), &where, &dw, &dg))
+			j++;
+		pc_buf_release(&where);
+		if (j == ng)
+			break;
+	}
+	if (!w)
+		return true;
+	types = cJSON_CreateArray();
+	for (int k = from; k < ng; k++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(got, k), "type");
+
+		cJSON_AddItemToArray(types,
+				     cJSON_CreateString(cJSON_IsString(t)
+								? t->valuestring
+								: "?"));
+	}
+	ws = compact(w);
+	ts = compact(types);
+	pc_buf_addf(
+		&r->msg,
+		"%sexpect.%s (line %zu) at %s[%d]: no event from %s[%d] on matches\n      expected: %s\n      actual:   event types %s",
+		r->msg.len ? "\n    " : "", e->label, e->line, e->path, i,
+		e->path, from, ws, ts);
+	free(ws);
+	free(ts);
+	cJSON_Delete(types);
+	return false;
+}
+
 static bool check_one(struct run *r, const struct pc_expect *e,
 		      const cJSON *doc)
 {
@@ -313,6 +426,12 @@ static bool check_one(struct run *r, const struct pc_expect *e,
 		return true; /* "@update" placeholder outside --update */
 	if (!(want = render_json(r, e->value)))
 		return false;
+	if (e->op == PC_EXPECT_HOOKS || e->op == PC_EXPECT_EVENTS) {
+		ok = e->op == PC_EXPECT_HOOKS ? check_hooks(r, e, want, got)
+					      : check_events(r, e, want, got);
+		cJSON_Delete(want);
+		return ok;
+	}
 	if (e->is_verdict) {
 		ok = cJSON_IsBool(got) &&
 		     cJSON_IsTrue(got) == cJSON_IsTrue(want);
@@ -339,9 +458,13 @@ static bool check_one(struct run *r, const struct pc_expect *e,
 		ok = subset(want, got, &where, &w, &g);
 	}
 	if (!ok) {
+		const cJSON *why = pc__scenario_json_get(doc, "$.unconsumed");
+
 		ws = show(w);
 		mismatch(r, e, pc_buf_cstr(&where), ws, g);
 		free(ws);
+		if (!strcmp(e->label, "consumed") && cJSON_IsString(why))
+			pc_buf_addf(&r->msg, "\n      (%s)", why->valuestring);
 	}
 	pc_buf_release(&where);
 	cJSON_Delete(want);
@@ -478,6 +601,163 @@ static bool run_fire(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	return rc == 0 || rc == PC_EMANIFEST;
 }
 
+/* ---- turn steps ---- */
+
+static int turn_model(void *ctx, const cJSON *messages, const cJSON *tools,
+		      cJSON **reply, struct pc_err *err)
+{
+	int status = 0;
+	int rc = pc_mock_reply(ctx, messages, tools, reply, &status, err);
+
+	if (rc == 0 && !*reply)
+		return pc_err_set(err, PC_EIO,
+				  "model request failed: HTTP status %d",
+				  status);
+	return rc;
+}
+
+/* The host and the plugins of the scenario's turns, set up by its first
+ * turn step and kept (with the conversation) until the run ends. An
+ * untrusted project plugin is skipped, as the host skips it (R1.7). */
+static bool turn_setup(struct run *r)
+{
+	struct pc_manifest_env menv = { .home = r->home };
+	const struct pc_scenario_file *f = r->file;
+	char *session;
+
+	if (r->turn_up)
+		return true;
+	if (!strcmp(f->host.scope, "project") && !f->host.trust) {
+		r->nplugins = 0;
+	} else {
+		r->plugins = pc_xcalloc(f->plugins.nr + 1, sizeof(*r->plugins));
+		for (size_t i = 0; i < f->plugins.nr; i++) {
+			struct pc_err err = PC_ERR_INIT;
+
+			if (pc_manifest_load(f->plugins.v[i], &menv,
+					     &r->plugins[r->nplugins],
+					     &err) < 0) {
+				pc_buf_addf(
+					&r->msg,
+					"the host rejects the plugin '%s': %s",
+					f->plugins.v[i], err.msg);
+				return false;
+			}
+			r->nplugins++;
+		}
+	}
+	session = pc_xasprintf("%s/.catalyst-code/sessions/s%u.jsonl", r->home,
+			       r->nsession++);
+	pc_host_init(&r->host, r->env.v, r->ws, session);
+	free(session);
+	r->turn_up = true;
+	return true;
+}
+
+static void turn_teardown(struct run *r)
+{
+	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+
+	if (r->turn_up) {
+		o.host = &r->host;
+		o.plugins = r->plugins;
+		o.nplugins = r->nplugins;
+		o.model = turn_model;
+		pc_turn_shutdown(&r->turn, &o);
+		pc_host_release(&r->host);
+	}
+	pc_turn_release(&r->turn);
+	for (size_t i = 0; i < r->nplugins; i++)
+		pc_plugin_free(r->plugins[i]);
+	free(r->plugins);
+	r->plugins = NULL;
+	r->nplugins = 0;
+	r->turn_up = false;
+}
+
+/* The actual document of a turn step: this turn's part of the
+ * transcript, its hook list, the conversation so far and the model's
+ * bookkeeping (docs/scenarios.md, "Turn steps"). */
+static cJSON *turn_doc(struct run *r, int first, struct pc_mock *m)
+{
+	struct pc_turn slice = PC_TURN_INIT;
+	cJSON *doc = cJSON_CreateObject(), *results = cJSON_CreateArray();
+	char *why = NULL;
+	bool consumed = pc_mock_consumed(m, &why);
+	int n = cJSON_GetArraySize(r->turn.transcript);
+
+	slice.transcript = cJSON_CreateArray();
+	for (int i = first; i < n; i++) {
+		const cJSON *e = cJSON_GetArrayItem(r->turn.transcript, i);
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
+
+		cJSON_AddItemToArray(slice.transcript, cJSON_Duplicate(e, 1));
+		if (cJSON_IsString(type) &&
+		    !strcmp(type->valuestring, "tool_result"))
+			cJSON_AddItemToArray(results, cJSON_Duplicate(e, 1));
+	}
+	cJSON_AddBoolToObject(doc, "completed", r->turn.completed);
+	cJSON_AddBoolToObject(doc, "consumed", consumed);
+	if (why)
+		cJSON_AddStringToObject(doc, "unconsumed", why);
+	else
+		cJSON_AddNullToObject(doc, "unconsumed");
+	cJSON_AddItemToObject(doc, "hooks", pc_turn_hook_list(&slice));
+	cJSON_AddItemToObject(doc, "events", slice.transcript);
+	cJSON_AddItemToObject(doc, "tool_results", results);
+	cJSON_AddItemToObject(doc, "messages",
+			      r->turn.conversation
+				      ? cJSON_Duplicate(r->turn.conversation, 1)
+				      : cJSON_CreateArray());
+	cJSON_AddItemToObject(doc, "requests",
+			      cJSON_Duplicate(pc_mock_requests(m), 1));
+	free(why);
+	return doc;
+}
+
+static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
+{
+	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+	struct pc_err err = PC_ERR_INIT;
+	struct pc_mock *m = NULL;
+	cJSON *script;
+	char *text;
+	int first, rc;
+
+	if (!turn_setup(r))
+		return false;
+	if (!(text = render(r, s->turn.text)))
+		return false;
+	if (!(script = render_json(r, s->turn.model))) {
+		free(text);
+		return false;
+	}
+	rc = pc_mock_new_json(script, &m, &err);
+	cJSON_Delete(script);
+	if (rc) {
+		pc_buf_addf(&r->msg, "model: %s", err.msg);
+		free(text);
+		return false;
+	}
+	o.host = &r->host;
+	o.plugins = r->plugins;
+	o.nplugins = r->nplugins;
+	o.model = turn_model;
+	o.model_ctx = m;
+	o.images = s->turn.images;
+	o.vision = s->turn.vision;
+	o.compact = s->turn.compact;
+	o.approval = s->turn.approval;
+	first = cJSON_GetArraySize(r->turn.transcript);
+	if ((rc = pc_turn_run(&r->turn, &o, text, &err)))
+		pc_buf_addf(&r->msg, "%s", err.msg);
+	else
+		*doc_out = turn_doc(r, first, m);
+	pc_mock_free(m);
+	free(text);
+	return rc == 0;
+}
+
 static void save_vars(struct run *r, const struct pc_step *s, const cJSON *doc,
 		      bool *ok)
 {
@@ -520,6 +800,11 @@ static cJSON *run_step(struct run *r, const struct pc_step *s, size_t idx,
 		ok = write_files(r, s->files) == 0;
 	} else if (s->kind == PC_STEP_FILES) {
 		ok = check_all(r, s, NULL);
+	} else if (s->kind == PC_STEP_TURN) {
+		if ((ok = run_turn(r, s, &doc))) {
+			ok = check_all(r, s, doc);
+			save_vars(r, s, doc, &ok);
+		}
 	} else if ((ok = run_fire(r, s, &doc))) {
 		ok = check_all(r, s, doc);
 		save_vars(r, s, doc, &ok);
@@ -565,7 +850,11 @@ static cJSON *run_once(const struct pc_scenario_file *f,
 		       const struct pc_run_opts *o, cJSON *updates,
 		       bool *passed)
 {
-	struct run r = { .file = f, .o = o, .updates = updates };
+	struct run r = { .file = f,
+			 .o = o,
+			 .updates = updates,
+			 .host = PC_HOST_INIT,
+			 .turn = PC_TURN_INIT };
 	cJSON *steps = cJSON_CreateArray();
 	bool failed = false;
 
@@ -596,6 +885,7 @@ static cJSON *run_once(const struct pc_scenario_file *f,
 				"fail");
 			cJSON_AddItemToArray(steps, s);
 		}
+		turn_teardown(&r);
 		pc_strvec_release(&r.env);
 	}
 	if (r.ws)

@@ -10,6 +10,7 @@
 
 #include "pc_buf.h"
 #include "pc_fs.h"
+#include "pc_mock.h"
 #include "pc_scenario_impl.h"
 #include "pc_xalloc.h"
 
@@ -366,6 +367,29 @@ static int files_expect(struct ctx *c, struct pc_step *s,
 	return 0;
 }
 
+static int json_expect(struct ctx *c, struct pc_step *s,
+		       const struct pc__ynode *v, bool strict)
+{
+	int rc;
+
+	if ((rc = want_map(c, v, "'json'")))
+		return rc;
+	for (size_t i = 0; i < v->n && !rc; i += 2) {
+		char *label = pc_xasprintf("json %s", v->kids[i]->s);
+
+		if (!pc__scenario_path_ok(v->kids[i]->s))
+			rc = bad(
+				c, v->kids[i],
+				"'%s' is not a JSON path (expected $.key.key[0] ...)",
+				v->kids[i]->s);
+		else
+			rc = matcher(c, s, v->kids[i + 1], label, v->kids[i]->s,
+				     strict, true);
+		free(label);
+	}
+	return rc;
+}
+
 static const char *const outcomes[] = { "ok",
 					"timeout",
 					"exit",
@@ -455,23 +479,7 @@ static int expect_one(struct ctx *c, struct pc_step *s, const char *k,
 	} else if (!strcmp(k, "stdout_bytes") || !strcmp(k, "stderr_bytes")) {
 		rc = number_expect(c, s, v, k, "max", PC_EXPECT_LE);
 	} else if (!strcmp(k, "json")) {
-		if (!(rc = want_map(c, v, "'json'"))) {
-			for (size_t i = 0; i < v->n && !rc; i += 2) {
-				char *label =
-					pc_xasprintf("json %s", v->kids[i]->s);
-
-				if (!pc__scenario_path_ok(v->kids[i]->s))
-					rc = bad(
-						c, v->kids[i],
-						"'%s' is not a JSON path (expected $.key.key[0] ...)",
-						v->kids[i]->s);
-				else
-					rc = matcher(c, s, v->kids[i + 1],
-						     label, v->kids[i]->s,
-						     strict, true);
-				free(label);
-			}
-		}
+		rc = json_expect(c, s, v, strict);
 	} else if (!strcmp(k, "files")) {
 		rc = files_expect(c, s, v);
 	} else if (!strcmp(k, "strict")) {
@@ -574,9 +582,9 @@ static char *resolve(const char *dir, const char *p)
 	return a;
 }
 
-static const char *const step_keys[] = { "name",   "fire",  "plugin", "input",
-					 "result", "tool",  "expect", "save",
-					 "write",  "files", NULL };
+static const char *const step_keys[] = { "name",  "fire",   "turn",  "plugin",
+					 "input", "result", "tool",  "expect",
+					 "save",  "write",  "files", NULL };
 
 static int read_fire(struct ctx *c, struct pc_step *s,
 		     const struct pc__ynode *m)
@@ -618,6 +626,306 @@ static int read_fire(struct ctx *c, struct pc_step *s,
 	return 0;
 }
 
+/* ---- turn steps ---- */
+
+static const char *const turn_expect_keys[] = {
+	"hooks", "exact", "events", "completed", "consumed",
+	"json",	 "files", "strict", NULL
+};
+
+static int turn_expect_one(struct ctx *c, struct pc_step *s, const char *k,
+			   const struct pc__ynode *v, bool strict, bool exact)
+{
+	struct pc_expect *e;
+	char *path;
+	int rc;
+
+	if (!strcmp(k, "hooks") || !strcmp(k, "events")) {
+		bool hooks = k[0] == 'h';
+
+		if (v->kind != PC__Y_SEQ)
+			return bad(
+				c, v,
+				hooks ? "'hooks' must be a list of strings (\"<hook> <plugin>[ <tool>][ deny]\")"
+				      : "'events' must be a list of mappings (each a subset of one transcript event, in order)");
+		for (size_t i = 0; i < v->n; i++) {
+			if (hooks && !is_string(v->kids[i]))
+				return bad(
+					c, v->kids[i],
+					"an item of 'hooks' must be a string (\"<hook> <plugin>[ <tool>][ deny]\")");
+			if (!hooks && (rc = want_map(c, v->kids[i],
+						     "an item of 'events'")))
+				return rc;
+		}
+		path = pc_xasprintf("$.%s", k);
+		e = add_expect(c, s, v, k, path);
+		free(path);
+		e->op = hooks ? PC_EXPECT_HOOKS : PC_EXPECT_EVENTS;
+		e->exact = hooks && exact;
+		e->value = to_json(v);
+		return 0;
+	}
+	if (!strcmp(k, "completed") || !strcmp(k, "consumed")) {
+		if (as_bool(v) < 0)
+			return bad(c, v, "'%s' must be true or false", k);
+		path = pc_xasprintf("$.%s", k);
+		rc = matcher(c, s, v, k, path, false, false);
+		free(path);
+		return rc;
+	}
+	if (!strcmp(k, "exact") || !strcmp(k, "strict")) {
+		if (as_bool(v) < 0)
+			return bad(c, v, "'%s' must be true or false", k);
+		return 0;
+	}
+	if (!strcmp(k, "json"))
+		return json_expect(c, s, v, strict);
+	return files_expect(c, s, v);
+}
+
+static int read_turn_expect(struct ctx *c, struct pc_step *s,
+			    const struct pc__ynode *m)
+{
+	const struct pc__ynode *st, *ex;
+	int rc;
+
+	if ((rc = want_map(c, m, "'expect'")) ||
+	    (rc = known_keys(c, m, "a turn step's 'expect'", turn_expect_keys)))
+		return rc;
+	st = lookup(m, "strict");
+	ex = lookup(m, "exact");
+	for (size_t i = 0; i < m->n; i += 2)
+		if ((rc = turn_expect_one(c, s, m->kids[i]->s, m->kids[i + 1],
+					  st && as_bool(st) == 1,
+					  ex && as_bool(ex) == 1)))
+			return rc;
+	return 0;
+}
+
+static const char *const model_keys[] = { "replies", "rules", "fallback",
+					  NULL };
+static const char *const reply_keys[] = { "content",	"tool_calls",
+					  "fault",	"reasoning_content",
+					  "chunk_size", NULL };
+static const char *const call_keys[] = { "name", "arguments", "arguments_raw",
+					 NULL };
+static const char *const rule_keys[] = { "when", "reply", NULL };
+static const char *const when_keys[] = { "last_user_contains",
+					 "last_tool_contains", NULL };
+
+/* Unknown keys in a mapping (other shapes are left to pc_mock). */
+static int keys_if_map(struct ctx *c, const struct pc__ynode *n,
+		       const char *what, const char *const *keys)
+{
+	int rc;
+
+	if (!n || n->kind != PC__Y_MAP)
+		return 0;
+	if ((rc = want_map(c, n, what)))
+		return rc;
+	return known_keys(c, n, what, keys);
+}
+
+static int reply_keys_ok(struct ctx *c, const struct pc__ynode *r)
+{
+	const struct pc__ynode *calls;
+	int rc;
+
+	if ((rc = keys_if_map(c, r, "a model reply", reply_keys)))
+		return rc;
+	if (!r || r->kind != PC__Y_MAP || !(calls = lookup(r, "tool_calls")) ||
+	    calls->kind != PC__Y_SEQ)
+		return 0;
+	for (size_t i = 0; i < calls->n; i++)
+		if ((rc = keys_if_map(c, calls->kids[i], "a tool call",
+				      call_keys)))
+			return rc;
+	return 0;
+}
+
+static int model_keys_ok(struct ctx *c, const struct pc__ynode *m)
+{
+	const struct pc__ynode *v;
+	int rc;
+
+	if ((rc = keys_if_map(c, m, "'model'", model_keys)))
+		return rc;
+	if ((v = lookup(m, "replies")) && v->kind == PC__Y_SEQ)
+		for (size_t i = 0; i < v->n; i++)
+			if ((rc = reply_keys_ok(c, v->kids[i])))
+				return rc;
+	if ((v = lookup(m, "rules")) && v->kind == PC__Y_SEQ)
+		for (size_t i = 0; i < v->n; i++) {
+			const struct pc__ynode *r = v->kids[i];
+
+			if ((rc = keys_if_map(c, r, "a model rule", rule_keys)))
+				return rc;
+			if (r->kind != PC__Y_MAP)
+				continue;
+			if ((rc = keys_if_map(c, lookup(r, "when"),
+					      "a rule's 'when'", when_keys)) ||
+			    (rc = reply_keys_ok(c, lookup(r, "reply"))))
+				return rc;
+		}
+	return reply_keys_ok(c, lookup(m, "fallback"));
+}
+
+/* The node a pc_mock error path ("replies[2].tool_calls[0]: ...") names
+ * inside the `model` mapping: the deepest one that exists. */
+static const struct pc__ynode *model_locate(const struct pc__ynode *m,
+					    const char *msg)
+{
+	const char *p = msg;
+
+	while (*p && *p != ':' && *p != ' ') {
+		const struct pc__ynode *next = NULL;
+		size_t n = strcspn(p, ".[: ");
+
+		if (*p == '[') {
+			char *end;
+			unsigned long i = strtoul(p + 1, &end, 10);
+
+			if (*end != ']')
+				break;
+			if (m->kind == PC__Y_SEQ && i < m->n)
+				next = m->kids[i];
+			p = end + 1;
+		} else {
+			char *key = pc_xmemdup(p, n);
+
+			if (m->kind == PC__Y_MAP)
+				next = lookup(m, key);
+			free(key);
+			p += n;
+		}
+		if (!next)
+			break;
+		m = next;
+		if (*p == '.')
+			p++;
+	}
+	return m;
+}
+
+static int read_model(struct ctx *c, struct pc_turn_step *t,
+		      const struct pc__ynode *v)
+{
+	struct pc_err merr = PC_ERR_INIT;
+	struct pc_mock *mock = NULL;
+	int rc;
+
+	if ((rc = want_map(c, v, "'model'")) || (rc = model_keys_ok(c, v)))
+		return rc;
+	t->model = to_json(v);
+	if (pc_mock_new_json(t->model, &mock, &merr))
+		return bad(c, model_locate(v, merr.msg), "'model': %s",
+			   merr.msg);
+	pc_mock_free(mock);
+	return 0;
+}
+
+/* Scripts given as `model_file` are capped (bytes). */
+#define MODEL_FILE_MAX ((size_t)16 << 20)
+
+static int read_model_file(struct ctx *c, struct pc_turn_step *t,
+			   const struct pc__ynode *v)
+{
+	struct pc_buf b = PC_BUF_INIT(MODEL_FILE_MAX);
+	struct pc_err merr = PC_ERR_INIT;
+	struct pc_mock *mock = NULL;
+	char *path;
+	int rc;
+
+	if ((rc = want_string(c, v, "model_file")))
+		return rc;
+	path = resolve(c->f->dir, v->s);
+	if (!pc_fs_is_file(path))
+		rc = bad(
+			c, v,
+			"model_file '%s' does not exist (relative paths start at the file's directory)",
+			v->s);
+	else if (pc_fs_read_capped(path, &b, &merr) < 0)
+		rc = bad(
+			c, v,
+			"cannot read model_file '%s' (relative paths start at the file's directory): %s",
+			v->s, merr.msg);
+	else if (pc_mock_new_text(b.data ? b.data : "", b.len, &mock, &merr))
+		rc = bad(c, v, "model_file '%s': %s", v->s, merr.msg);
+	else if (!(t->model = cJSON_ParseWithLength(b.data, b.len)))
+		rc = bad(c, v, "model_file '%s': not JSON", v->s);
+	pc_mock_free(mock);
+	pc_buf_release(&b);
+	free(path);
+	return rc;
+}
+
+static const char *const turn_keys[] = { "text",     "model",  "model_file",
+					 "images",   "vision", "compact",
+					 "approval", NULL };
+
+static int read_turn(struct ctx *c, struct pc_step *s,
+		     const struct pc__ynode *m)
+{
+	const struct pc__ynode *t = lookup(m, "turn"), *v;
+	struct pc_turn_step *ts = &s->turn;
+	double d;
+	int rc, b;
+
+	s->kind = PC_STEP_TURN;
+	if ((rc = want_map(c, t, "'turn'")) ||
+	    (rc = known_keys(c, t, "'turn'", turn_keys)))
+		return rc;
+	if (!(v = lookup(t, "text")))
+		return bad(c, t, "a 'turn' needs 'text' (the user message)");
+	if ((rc = want_string(c, v, "text")))
+		return rc;
+	ts->text = pc_xstrdup(v->s);
+	if (!lookup(t, "model") == !lookup(t, "model_file"))
+		return bad(
+			c, t,
+			"a 'turn' needs exactly one of 'model' (the mock-model script) or 'model_file'");
+	if ((v = lookup(t, "model")) && (rc = read_model(c, ts, v)))
+		return rc;
+	if ((v = lookup(t, "model_file")) && (rc = read_model_file(c, ts, v)))
+		return rc;
+	if ((v = lookup(t, "images"))) {
+		if (!as_number(v, &d) || d < 0 || d > 64 || d != (int)d)
+			return bad(
+				c, v,
+				"'images' must be a whole number from 0 to 64");
+		ts->images = (int)d;
+	}
+	if ((v = lookup(t, "vision"))) {
+		if ((b = as_bool(v)) < 0)
+			return bad(c, v, "'vision' must be true or false");
+		ts->vision = b == 1;
+	}
+	if ((v = lookup(t, "compact"))) {
+		if ((b = as_bool(v)) < 0)
+			return bad(c, v, "'compact' must be true or false");
+		ts->compact = b == 1;
+	}
+	if ((v = lookup(t, "approval"))) {
+		if (v->kind != PC__Y_SCALAR || v->quoted ||
+		    (strcmp(v->s, "never") && strcmp(v->s, "destructive") &&
+		     strcmp(v->s, "always")))
+			return bad(
+				c, v,
+				"'approval' must be never, destructive or always");
+		ts->approval = !strcmp(v->s, "never") ? PC_TURN_APPROVAL_NEVER
+			       : !strcmp(v->s, "always")
+				       ? PC_TURN_APPROVAL_ALWAYS
+				       : PC_TURN_APPROVAL_DESTRUCTIVE;
+	}
+	if ((v = lookup(m, "expect")) && (rc = read_turn_expect(c, s, v)))
+		return rc;
+	if ((v = lookup(m, "save")) && (rc = read_save(c, s, v)))
+		return rc;
+	if (!s->name)
+		s->name = pc_xstrdup("turn");
+	return 0;
+}
+
 static int read_step(struct ctx *c, struct pc_step *s,
 		     const struct pc__ynode *m)
 {
@@ -631,12 +939,12 @@ static int read_step(struct ctx *c, struct pc_step *s,
 	if ((rc = want_map(c, m, "a step")) ||
 	    (rc = known_keys(c, m, "a step", step_keys)))
 		return rc;
-	kinds = !!lookup(m, "fire") + !!lookup(m, "write") +
-		!!lookup(m, "files");
+	kinds = !!lookup(m, "fire") + !!lookup(m, "turn") +
+		!!lookup(m, "write") + !!lookup(m, "files");
 	if (kinds != 1)
 		return bad(
 			c, m,
-			"a step needs exactly one of 'fire', 'write' or 'files'");
+			"a step needs exactly one of 'fire', 'turn', 'write' or 'files'");
 	if ((v = lookup(m, "name"))) {
 		if ((rc = want_string(c, v, "name")))
 			return rc;
@@ -645,9 +953,12 @@ static int read_step(struct ctx *c, struct pc_step *s,
 	if (lookup(m, "fire"))
 		return read_fire(c, s, m);
 	for (size_t i = 0; i < sizeof(only_fire) / sizeof(only_fire[0]); i++)
-		if ((v = lookup(m, only_fire[i])))
-			return bad(c, v, "'%s' belongs to a 'fire' step",
-				   only_fire[i]);
+		if ((v = lookup(m, only_fire[i])) &&
+		    (!lookup(m, "turn") || i < 4))
+			return bad(c, v, "'%s' belongs to a 'fire'%s step",
+				   only_fire[i], i < 4 ? "" : " or 'turn'");
+	if (lookup(m, "turn"))
+		return read_turn(c, s, m);
 	if ((v = lookup(m, "write"))) {
 		s->kind = PC_STEP_WRITE;
 		if (!s->name)
@@ -939,6 +1250,8 @@ static void step_release(struct pc_step *s)
 	cJSON_Delete(s->input);
 	cJSON_Delete(s->result);
 	cJSON_Delete(s->files);
+	free(s->turn.text);
+	cJSON_Delete(s->turn.model);
 }
 
 void pc_scenario_file_release(struct pc_scenario_file *f)

@@ -26,6 +26,7 @@
 #include "pc_err.h"
 #include "pc_match.h"
 #include "pc_strvec.h"
+#include "pc_turn.h"
 
 /* Scenario files larger than this are refused (bytes). */
 #define PC_SCENARIO_MAX_BYTES ((size_t)1 << 20)
@@ -45,6 +46,11 @@ enum pc_expect_op {
 	PC_EXPECT_LE,	  /* a number at most `value` */
 	PC_EXPECT_ABSENT, /* the path does not exist (null also counts) */
 	PC_EXPECT_FILE,	  /* workspace file `path`: see file_* below */
+	PC_EXPECT_HOOKS,  /* turn `hooks`: `value` (strings) is a
+			     subsequence of the actual list, or the whole
+			     list with `exact` */
+	PC_EXPECT_EVENTS, /* turn `events`: each object of `value`
+			     subset-matches a later transcript event */
 };
 
 enum pc_file_state { PC_FILE_PRESENT, PC_FILE_ABSENT, PC_FILE_CONTENT };
@@ -59,11 +65,25 @@ struct pc_expect {
 	enum pc_file_state file_state; /* FILE */
 	bool is_verdict; /* value is "allow"/"deny", compared to $.allow */
 	bool update;	 /* marked `!update` or "@update" (--update) */
+	bool exact;	 /* HOOKS: the whole list, in order (`exact: true`) */
 	size_t upd_start, upd_end; /* byte range of the value in the file */
 	size_t line, col;	   /* where the expectation is written */
 };
 
-enum pc_step_kind { PC_STEP_FIRE, PC_STEP_WRITE, PC_STEP_FILES };
+enum pc_step_kind { PC_STEP_FIRE, PC_STEP_WRITE, PC_STEP_FILES, PC_STEP_TURN };
+
+/* A `turn` step: one pc_turn_run() through the file's plugins with a
+ * scripted model (pc_mock.h); the conversation carries over between the
+ * turn steps of one scenario run. */
+struct pc_turn_step {
+	char *text;   /* the user message; may hold {{ vars.x }} */
+	cJSON *model; /* the mock-model script (`model`, or the parsed
+			 `model_file`), checked with pc_mock_new_json */
+	int images;   /* images attached (0..64) */
+	bool vision;  /* vision handoff enabled (pre_turn) */
+	bool compact; /* compact before the first request (pre_compact) */
+	enum pc_turn_approval approval; /* R6.4, default never */
+};
 
 struct pc_capture {
 	char *var;  /* name used as {{ vars.NAME }} */
@@ -72,14 +92,15 @@ struct pc_capture {
 
 struct pc_step {
 	enum pc_step_kind kind;
-	char *name;    /* display name: given, or "fire pre_bash" */
-	char *point;   /* FIRE: "pre_bash", "tool:NAME", ... */
-	char *plugin;  /* FIRE: absolute plugin directory */
-	cJSON *input;  /* FIRE: args (string for command: points), or
-			  NULL for the point's default */
-	cJSON *result; /* FIRE: post-hook tool result, or NULL */
-	char *tool;    /* FIRE: tool name for tool hooks, or NULL */
-	cJSON *files;  /* WRITE: object path -> content */
+	char *name;		  /* display name: given, or "fire pre_bash" */
+	char *point;		  /* FIRE: "pre_bash", "tool:NAME", ... */
+	char *plugin;		  /* FIRE: absolute plugin directory */
+	cJSON *input;		  /* FIRE: args (string for command: points), or
+				     NULL for the point's default */
+	cJSON *result;		  /* FIRE: post-hook tool result, or NULL */
+	char *tool;		  /* FIRE: tool name for tool hooks, or NULL */
+	cJSON *files;		  /* WRITE: object path -> content */
+	struct pc_turn_step turn; /* TURN */
 	struct pc_expect *expects;
 	size_t nexpects;
 	struct pc_capture *captures;
