@@ -25,6 +25,60 @@ static const char *const tui_words[] = {
 	"subagents-doctor", "subagents-status", "subagents-models",
 };
 
+/* A set of strings with linear probing: the duplicate and "script already
+ * checked" tests stay O(n) for manifests with thousands of entries. */
+struct strset {
+	const char **slot;
+	size_t cap, n;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = (size_t)1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * (size_t)1099511628211u;
+	return h;
+}
+
+static void strset_put(struct strset *set, const char *s)
+{
+	size_t i = hash(s) & (set->cap - 1);
+
+	while (set->slot[i])
+		i = (i + 1) & (set->cap - 1);
+	set->slot[i] = s;
+	set->n++;
+}
+
+/* Adds `s` (borrowed; must outlive the set); false when already present. */
+static bool strset_add(struct strset *set, const char *s)
+{
+	if ((set->n + 1) * 2 > set->cap) {
+		struct strset big = { NULL, set->cap ? set->cap * 2 : 64, 0 };
+
+		big.slot = pc_xcalloc(big.cap, sizeof(*big.slot));
+		for (size_t j = 0; j < set->cap; j++)
+			if (set->slot[j])
+				strset_put(&big, set->slot[j]);
+		free(set->slot);
+		*set = big;
+	}
+	for (size_t i = hash(s) & (set->cap - 1); set->slot[i];
+	     i = (i + 1) & (set->cap - 1))
+		if (!strcmp(set->slot[i], s))
+			return false;
+	strset_put(set, s);
+	return true;
+}
+
+static void strset_free(struct strset *set)
+{
+	free(set->slot);
+	set->slot = NULL;
+	set->cap = set->n = 0;
+}
+
 static const char *basename_of(const char *dir, char *buf, size_t n)
 {
 	size_t len = strlen(dir);
@@ -88,12 +142,14 @@ static bool direct_exec(const char *script)
 
 /* R2.11 and R5.2 hygiene of one declared script. */
 static void check_script(struct pc_findings *f, const char *rel,
-			 const char *abs, const char *path)
+			 const char *abs, const char *path, struct strset *seen)
 {
 	char line[512];
 	FILE *fp;
 	size_t n;
 
+	if (!strset_add(seen, abs))
+		return; /* one script serving several entry points */
 	if (pc_fs_is_dir(abs)) {
 		pc_findings_add(f, "PC-SCRIPT-001", rel,
 				"script \"%s\" names a directory: the host loads the plugin, then every call fails to spawn",
@@ -134,7 +190,8 @@ static void check_script(struct pc_findings *f, const char *rel,
 	}
 }
 
-static void check_hooks(struct pc_lint *l, const char *path)
+static void check_hooks(struct pc_lint *l, const char *path,
+			struct strset *seen)
 {
 	const struct pc_plugin *p = l->plugin;
 
@@ -143,7 +200,7 @@ static void check_hooks(struct pc_lint *l, const char *path)
 
 		if (!h->present)
 			continue;
-		check_script(&l->findings, h->script_rel, h->script, path);
+		check_script(&l->findings, h->script_rel, h->script, path, seen);
 		if (h->timeout_ms == 0)
 			pc_findings_add(&l->findings, "PC-HOOK-002", "plugin.json",
 					"hook '%s' has timeout_ms 0: every call times out",
@@ -159,15 +216,17 @@ static void check_hooks(struct pc_lint *l, const char *path)
 					"%s", p->log.v[i] + strlen("[plugins] "));
 }
 
-static void check_tools(struct pc_lint *l, const char *path)
+static void check_tools(struct pc_lint *l, const char *path,
+			struct strset *seen)
 {
 	const struct pc_plugin *p = l->plugin;
+	struct strset names = { 0 };
 
 	for (size_t i = 0; i < p->ntools; i++) {
 		const struct pc_tool_cfg *t = &p->tools[i];
 		bool builtin = pc_is_builtin_tool(t->name);
 
-		check_script(&l->findings, t->script_rel, t->script, path);
+		check_script(&l->findings, t->script_rel, t->script, path, seen);
 		if (builtin && !t->override_builtin)
 			pc_findings_add(&l->findings, "PC-TOOL-001", "plugin.json",
 					"tool '%s' is a built-in name: the host loads it, logs a collision and never calls it",
@@ -184,17 +243,17 @@ static void check_tools(struct pc_lint *l, const char *path)
 			pc_findings_add(&l->findings, "PC-HOOK-002", "plugin.json",
 					"tool '%s' has timeout_ms 0: every call times out",
 					t->name);
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(p->tools[k].name, t->name))
-				pc_findings_add(&l->findings, "PC-TOOL-003",
-						"plugin.json",
-						"tool '%s' is declared twice", t->name);
+		if (!strset_add(&names, t->name))
+			pc_findings_add(&l->findings, "PC-TOOL-003", "plugin.json",
+					"tool '%s' is declared twice", t->name);
 	}
+	strset_free(&names);
 }
 
 static void check_commands(struct pc_lint *l)
 {
 	const struct pc_plugin *p = l->plugin;
+	struct strset names = { 0 };
 
 	for (size_t i = 0; i < p->ncommands; i++) {
 		const char *n = p->commands[i].name;
@@ -205,12 +264,11 @@ static void check_commands(struct pc_lint *l)
 						"plugin.json",
 						"command '/%s' is consumed by the TUI before plugin commands",
 						n);
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(p->commands[k].name, n))
-				pc_findings_add(&l->findings, "PC-CMD-002",
-						"plugin.json",
-						"command '%s' is declared twice", n);
+		if (!strset_add(&names, n))
+			pc_findings_add(&l->findings, "PC-CMD-002", "plugin.json",
+					"command '%s' is declared twice", n);
 	}
+	strset_free(&names);
 }
 
 static void check_manifest(struct pc_lint *l, const char *dir)
@@ -262,6 +320,7 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l)
 {
 	struct pc_err err = PC_ERR_INIT;
+	struct strset seen = { 0 };
 	char *manifest = pc_fs_join(dir, "plugin.json");
 	bool candidate = pc_fs_is_dir(dir) && access(manifest, F_OK) == 0;
 
@@ -287,12 +346,13 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 	for (size_t i = 0; i < l->plugin->log.nr; i++)
 		pc_strvec_push(&l->host_log, l->plugin->log.v[i]);
 	check_manifest(l, dir);
-	check_hooks(l, path);
-	check_tools(l, path);
+	check_hooks(l, path, &seen);
+	check_tools(l, path, &seen);
 	check_commands(l);
 	if (l->plugin->memory)
 		check_script(&l->findings, "memory_provider.script",
-			     l->plugin->memory->script, path);
+			     l->plugin->memory->script, path, &seen);
+	strset_free(&seen);
 	return 0;
 }
 

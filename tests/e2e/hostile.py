@@ -68,9 +68,16 @@ def bound(manifest, manifest_bytes=0):
     return 5 * ms / 1000.0 + 20.0 + 4.0 * manifest_bytes / (1 << 20)
 
 
+def mark_of(ctx, name):
+    """The marker directory name for plugin `name` in this test: unique per
+    test (ctx.tmp is), so a concurrent test's clean-up, which kills every
+    live process whose argv contains its marker, never matches ours."""
+    return "hostile-mark-%s-%s" % (os.path.basename(ctx.tmp), name)
+
+
 def copy(ctx, name):
     """A fresh copy of tests/hostile/NAME; the path carries a marker."""
-    dst = os.path.join(ctx.tmp, "hostile-mark-" + name, name)
+    dst = os.path.join(ctx.tmp, mark_of(ctx, name), name)
     shutil.copytree(os.path.join(CORPUS, name), dst, symlinks=True)
     return dst
 

@@ -16,7 +16,7 @@ FAIL = "#!/bin/sh\n# hostile: fails at once\nexit 1\n"
 
 
 def gen(ctx, name, manifest, files=None):
-    d = os.path.join(ctx.tmp, "hostile-mark-" + name, name)
+    d = os.path.join(ctx.tmp, hostile.mark_of(ctx, name), name)
     os.makedirs(d)
     if manifest is not None:
         with open(os.path.join(d, "plugin.json"), "wb") as f:
@@ -96,13 +96,13 @@ def test_fire_hostile(ctx):
         p = subprocess.Popen([ctx.plugcheck, "fire", "pre_bash", d, "--format", "json"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={**os.environ, "TMPDIR": tmpd})
-        w = Watch(tmpd, "hostile-mark-" + name, lambda: {p.pid})
+        w = Watch(tmpd, hostile.mark_of(ctx, name), lambda: {p.pid})
         out, _ = p.communicate(timeout=limit + 30)
         w.stop()
         try:
             assert time.monotonic() - t0 < limit, "too slow"
             json.loads(out)
-            assert_clean(tmpd, "hostile-mark-" + name, w.pgids, name)
+            assert_clean(tmpd, hostile.mark_of(ctx, name), w.pgids, name)
         except (AssertionError, ValueError) as e:
             failures.append(f"{name}: {e}")
     assert not failures, "\n".join(failures)
