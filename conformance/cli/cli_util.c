@@ -1,3 +1,5 @@
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,3 +41,44 @@ bool pc_cli_color(void)
 	return isatty(1) && !getenv("NO_COLOR");
 }
 
+
+/* pc_cli_kill_children - SIGKILL every child of plugcheck's main thread and its
+ * process group. Plugins lead their own groups (pc_proc.h), so a Ctrl-C
+ * at the terminal never reaches them; without this the current firing
+ * would run on to its timeout. Async-signal-safe: open, read, kill. */
+void pc_cli_kill_children(void)
+{
+	char path[64] = "/proc/self/task/", buf[4096];
+	char digits[24];
+	int nd = 0, fd;
+	ssize_t n;
+	long pid = 0;
+	size_t at = strlen(path);
+
+	for (long v = (long)getpid(); v > 0 && nd < 20; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	while (nd > 0)
+		path[at++] = digits[--nd];
+	memcpy(path + at, "/children", sizeof("/children"));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				pid = pid * 10 + (buf[i] - '0');
+				continue;
+			}
+			if (pid > 0) {
+				kill((pid_t)-pid, SIGKILL);
+				kill((pid_t)pid, SIGKILL);
+			}
+			pid = 0;
+		}
+	}
+	if (pid > 0) {
+		kill((pid_t)-pid, SIGKILL);
+		kill((pid_t)pid, SIGKILL);
+	}
+	close(fd);
+}

@@ -41,47 +41,6 @@ static const char usage[] =
 
 static volatile sig_atomic_t stop_flag;
 
-/* kill_children - SIGKILL every child of plugcheck's main thread and its
- * process group. Plugins lead their own groups (pc_proc.h), so a Ctrl-C
- * at the terminal never reaches them; without this the current firing
- * would run on to its timeout. Async-signal-safe: open, read, kill. */
-static void kill_children(void)
-{
-	char path[64] = "/proc/self/task/", buf[4096];
-	char digits[24];
-	int nd = 0, fd;
-	ssize_t n;
-	long pid = 0;
-	size_t at = strlen(path);
-
-	for (long v = (long)getpid(); v > 0 && nd < 20; v /= 10)
-		digits[nd++] = (char)('0' + v % 10);
-	while (nd > 0)
-		path[at++] = digits[--nd];
-	memcpy(path + at, "/children", sizeof("/children"));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] >= '0' && buf[i] <= '9') {
-				pid = pid * 10 + (buf[i] - '0');
-				continue;
-			}
-			if (pid > 0) {
-				kill((pid_t)-pid, SIGKILL);
-				kill((pid_t)pid, SIGKILL);
-			}
-			pid = 0;
-		}
-	}
-	if (pid > 0) {
-		kill((pid_t)-pid, SIGKILL);
-		kill((pid_t)pid, SIGKILL);
-	}
-	close(fd);
-}
-
 /* SIGINT/SIGTERM: stop after the current firing, which ends now because
  * its plugin tree is killed; the report so far is written, incomplete. */
 static void on_signal(int sig)
@@ -90,7 +49,7 @@ static void on_signal(int sig)
 
 	(void)sig;
 	stop_flag = 1;
-	kill_children();
+	pc_cli_kill_children();
 	errno = saved;
 }
 
@@ -220,6 +179,18 @@ static int run_catalyst(int argc, char **argv)
 	if (rc || (rc = load_config(&c))) {
 		pc_strvec_release(&c.ignore);
 		return rc < 0 ? PC_EXIT_OK : rc;
+	}
+	if (c.output) {
+		/* fail before the run, not after it */
+		FILE *f = fopen(c.output, "w");
+
+		if (!f) {
+			fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
+				c.output, strerror(errno));
+			pc_strvec_release(&c.ignore);
+			return PC_EXIT_USAGE;
+		}
+		fclose(f);
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

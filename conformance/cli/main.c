@@ -1,9 +1,11 @@
 /* main.c - plugcheck's entry point: signals, global options, dispatch. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
 
@@ -58,14 +60,33 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT for every command: kill the plugin
+ * trees first (they lead their own process groups), then let the command
+ * finish: the exchange in progress ends as killed, its report is printed
+ * and temporary files are removed. `check` installs its own handler that
+ * also marks the report incomplete. */
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	pc_cli_kill_children();
+	errno = saved;
+}
+
 int main(int argc, char **argv)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction stop = { .sa_handler = on_signal };
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 	const struct pc_cmd *cmd;
 	struct stat st;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&stop.sa_mask);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &stop, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return PC_EXIT_USAGE;

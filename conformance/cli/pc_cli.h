@@ -22,4 +22,10 @@ void pc_cli_print_json(cJSON *v);
 struct pc_manifest_env pc_cli_manifest_env(void);
 /* pc_cli_color - colour on stdout: a TTY and NO_COLOR unset. */
 bool pc_cli_color(void);
+/* pc_cli_kill_children - SIGKILL every child of plugcheck's main thread
+ * and the process group each child leads (plugins lead their own groups,
+ * so a terminal's Ctrl-C never reaches them). Async-signal-safe: only
+ * open, read, kill and close. */
+void pc_cli_kill_children(void);
+
 #endif

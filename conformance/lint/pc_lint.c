@@ -271,12 +271,13 @@ static void check_commands(struct pc_lint *l)
 	strset_free(&names);
 }
 
-static void check_manifest(struct pc_lint *l, const char *dir)
+static void check_manifest(struct pc_lint *l)
 {
 	const struct pc_plugin *p = l->plugin;
 	char base[256];
 
-	if (strcmp(basename_of(dir, base, sizeof(base)), p->name))
+	/* the resolved name: `plugcheck .` names the directory "." */
+	if (strcmp(basename_of(p->source_path, base, sizeof(base)), p->name))
 		pc_findings_add(&l->findings, "PC-MAN-001", "plugin.json",
 				"name '%s' differs from the directory name '%s'",
 				p->name, base);
@@ -345,7 +346,7 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 	}
 	for (size_t i = 0; i < l->plugin->log.nr; i++)
 		pc_strvec_push(&l->host_log, l->plugin->log.v[i]);
-	check_manifest(l, dir);
+	check_manifest(l);
 	check_hooks(l, path, &seen);
 	check_tools(l, path, &seen);
 	check_commands(l);

@@ -259,6 +259,10 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	fprintf(out,
 		"%zu error(s), %zu warning(s), %zu note(s), %zu suppressed \xe2\x80\x94 ",
 		c.errors, c.warnings, c.notes, c.suppressed);
-	paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
+	/* an interrupted run proves nothing either way */
+	if (r->incomplete)
+		paint(&x, BOLD YELLOW, "INCOMPLETE");
+	else
+		paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
 	fputc('\n', out);
 }

@@ -116,7 +116,7 @@ int pc_config_load(const char *path, struct pc_config *c, struct pc_err *err)
 	int rc;
 
 	if (!f) {
-		if (errno == ENOENT)
+		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
 		return pc_err_set_errno(err, PC_EIO, errno, "cannot open '%s'",
 					path);

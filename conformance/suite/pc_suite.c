@@ -199,6 +199,50 @@ static void finalize_cases(struct pc__suite *s)
 	}
 }
 
+static bool covered(const struct pc__suite *s, size_t k)
+{
+	const struct pc_finding *f = &s->r->findings.v[k];
+
+	for (size_t i = 0; i < s->nranges; i++) {
+		const struct pc__range *g = &s->ranges[i];
+
+		if (g->rule_id ? !strcmp(g->rule_id, f->rule->id)
+			       : (k >= g->from && k < g->to))
+			return true;
+	}
+	return false;
+}
+
+/* A finding that fails the run but belongs to no case (e.g. the latency
+ * verdict, reached after its firings' cases) gets a case of its own, so
+ * JUnit and TAP show every reason for a failing exit status. */
+static void orphan_cases(struct pc__suite *s)
+{
+	size_t n = s->r->findings.nr;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct pc_finding *f = &s->r->findings.v[k];
+		enum pc_severity sev = f->rule->severity;
+		char *name;
+
+		if (f->suppressed || covered(s, k) ||
+		    !(sev == PC_SEV_ERROR ||
+		      (sev == PC_SEV_WARNING && s->r->strict)))
+			continue;
+		name = pc_xasprintf("%s %s%s%s", f->rule->id, f->rule->title,
+				    *f->where ? " at " : "", f->where);
+		pc_report_add_case(s->r, "plugcheck.findings", name,
+				   PC_CASE_PASS, NULL, NULL, 0.0);
+		free(name);
+		s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
+					     sizeof(*s->ranges));
+		s->ranges[s->nranges].from = k;
+		s->ranges[s->nranges].to = k + 1;
+		s->ranges[s->nranges].rule_id = NULL;
+		s->nranges++;
+	}
+}
+
 static void suppress(struct pc__suite *s)
 {
 	struct pc_findings *f = &s->r->findings;
@@ -389,6 +433,7 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 			       NULL, r->host_error);
 	}
 	suppress(&s);
+	orphan_cases(&s);
 	finalize_cases(&s);
 	r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
 	pc_lint_release(&l);

@@ -312,3 +312,52 @@ def test_project_over_global(ctx):
                                                  "hooks": {"pre_bash": {"script": "hooks/none.sh"}}}) or
                       os.path.join(ctx.tmp, "broken"))
     eq([l for l in out["loads"] if l["as"] == "project_over_global"], [])
+
+
+def test_dot_path_is_not_a_name_mismatch(ctx):
+    # the fresh-user trial: `plugcheck .` from inside the plugin compared
+    # the name with "."
+    d = ctx.plugin("dotted", manifest("dotted"))
+    code, out = ctx.json("lint", ".", cwd=d)
+    assert "PC-MAN-001" not in ids(out), out["findings"]
+
+
+def test_file_path_and_bad_output(ctx):
+    d = ctx.plugin("p", manifest("p"))
+    code, out = check(ctx, os.path.join(d, "plugin.json"))
+    eq((code, ids(out, "error")), (3, ["PC-LOAD-002"]))
+    code, stdout, stderr = ctx.run("check", d, "--output", os.path.join(ctx.tmp, "no", "such", "r.xml"))
+    eq(code, 2)
+    assert stderr.startswith("plugcheck: cannot write --output "), stderr
+
+
+def test_strict_junit_shows_every_failing_warning(ctx):
+    # PC-PROC-002 is found after its firings' cases; it still needs a case
+    d = hook(ctx, "p", "pre_tool", "#!/bin/sh\ncat >/dev/null\nsleep 1\necho '{\"allow\":true}'\n",
+             timeout_ms=1900)
+    junit = os.path.join(ctx.tmp, "r.xml")
+    code, stdout, stderr = ctx.run("check", d, "--repeat", "1", "--strict", "--format", "junit", "--output", junit)
+    eq(code, 1)
+    failed = [tc.get("name") for tc in ET.parse(junit).getroot().iter("testcase") if tc.find("failure") is not None]
+    assert any(n.startswith("PC-PROC-002") for n in failed), failed
+
+
+def test_interrupted_fire_leaves_nothing(ctx):
+    import signal
+    import time
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\ncat >/dev/null\nexec sleep 4711\n", timeout_ms=60000)
+    p = subprocess.Popen([ctx.plugcheck, "fire", "pre_bash", d, "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    eq(json.loads(out)["signal"], 9)
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if f.read() == b"sleep\x004711\x00":
+                    left.append(pid)
+        except OSError:
+            pass
+    eq(left, [])
