@@ -5,6 +5,7 @@
 #include "pc_proc.h"
 
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -29,6 +30,10 @@
 #define EXIT_POLL_MS 10		     /* waitid polling when pidfd is missing */
 #define SWEEP_ROUNDS 1000	     /* safety belt; a sweep needs ~3 */
 #define PF_EXITING   0x4	     /* task flag in /proc/<pid>/stat */
+
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1U << 2) /* Linux 6.9 */
+#endif
 
 struct pidvec {
 	pid_t *v;
@@ -64,6 +69,12 @@ struct run {
 	size_t in_off;
 	int64_t t_spawn, t_in_closed;
 	struct pidvec before; /* plugcheck's children before the spawn */
+	/* plugcheck has one thread: `before` came from
+	 * /proc/thread-self/children, and the sweep may read it too */
+	bool lone;
+	/* the direct child was reaped before the sweep: its group is then
+	 * signalled through the pidfd only */
+	bool reaped;
 };
 
 static const char *const outcome_names[] = {
@@ -121,7 +132,8 @@ static void close_fd(int *fd)
 
 /* --- /proc ------------------------------------------------------------ */
 
-static bool read_proc_ent(const char *name, struct proc_ent *e)
+/* read_proc_ent - fill `e` from /proc/<pid>/stat; false if it is gone. */
+static bool read_proc_ent(pid_t pid, struct proc_ent *e)
 {
 	char path[64], buf[1024], state;
 	const char *p;
@@ -130,7 +142,7 @@ static bool read_proc_ent(const char *name, struct proc_ent *e)
 	bool zombie;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%s/stat", name);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -149,7 +161,7 @@ static bool read_proc_ent(const char *name, struct proc_ent *e)
 			 " %*d %*d %*d %*d %d",
 			 &state, &ppid, &pgid, &flags, &threads) != 5)
 		return false;
-	e->pid = (pid_t)strtol(name, NULL, 10);
+	e->pid = pid;
 	e->ppid = ppid;
 	e->pgid = pgid;
 	zombie = state == 'Z' || state == 'X';
@@ -157,6 +169,15 @@ static bool read_proc_ent(const char *name, struct proc_ent *e)
 	e->exiting = !zombie && (flags & PF_EXITING);
 	e->mark = false;
 	return true;
+}
+
+static struct proc_ent *tab_slot(struct proc_tab *t)
+{
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 256;
+		t->v = pc_xreallocarray(t->v, t->alloc, sizeof(*t->v));
+	}
+	return &t->v[t->nr];
 }
 
 static int cmp_ent(const void *a, const void *b)
@@ -178,11 +199,8 @@ static int scan_procs(struct proc_tab *t)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		if (t->nr == t->alloc) {
-			t->alloc = t->alloc ? 2 * t->alloc : 256;
-			t->v = pc_xreallocarray(t->v, t->alloc, sizeof(*t->v));
-		}
-		if (read_proc_ent(de->d_name, &t->v[t->nr]))
+		if (read_proc_ent((pid_t)strtol(de->d_name, NULL, 10),
+				  tab_slot(t)))
 			t->nr++;
 	}
 	closedir(d);
@@ -197,11 +215,20 @@ static struct proc_ent *find_ent(struct proc_tab *t, pid_t pid)
 	return bsearch(&key, t->v, t->nr, sizeof(*t->v), cmp_ent);
 }
 
-static bool is_seed(const struct proc_ent *e, const struct run *run, pid_t self)
+/* is_direct - `pid` is the direct child, not yet reaped (once it is, a
+ * plugin process may get the same number). */
+static bool is_direct(const struct run *run, pid_t pid)
+{
+	return !run->reaped && pid == run->pid;
+}
+
+/* is_seed - rule (a) (only while `group_ok`: see scan_sweep()) or (b). */
+static bool is_seed(const struct proc_ent *e, const struct run *run, pid_t self,
+		    bool group_ok)
 {
 	if (e->pid == self)
 		return false;
-	if (e->pgid == run->pid)
+	if (group_ok && e->pgid == run->pid)
 		return true;
 	return e->ppid == self && !pidvec_has(&run->before, e->pid);
 }
@@ -209,12 +236,13 @@ static bool is_seed(const struct proc_ent *e, const struct run *run, pid_t self)
 /* mark_plugin - the sweep rule of pc_proc.h: the child's process group,
  * plus plugcheck's children that were not its children before the spawn,
  * plus every descendant of those. */
-static void mark_plugin(struct proc_tab *t, const struct run *run, pid_t self)
+static void mark_plugin(struct proc_tab *t, const struct run *run, pid_t self,
+			bool group_ok)
 {
 	bool changed;
 
 	for (size_t i = 0; i < t->nr; i++)
-		t->v[i].mark = is_seed(&t->v[i], run, self);
+		t->v[i].mark = is_seed(&t->v[i], run, self, group_ok);
 	do {
 		changed = false;
 		for (size_t i = 0; i < t->nr; i++) {
@@ -231,15 +259,146 @@ static void mark_plugin(struct proc_tab *t, const struct run *run, pid_t self)
 	} while (changed);
 }
 
-static void snapshot_children(struct pidvec *before)
+/* read_pids - append the pids listed in a /proc .../children file (each
+ * followed by a space). -1 when it cannot be opened or read. */
+static int read_pids(const char *path, struct pidvec *out)
+{
+	char buf[4096];
+	long cur = 0;
+	bool in_num = false;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		do
+			n = read(fd, buf, sizeof(buf));
+		while (n < 0 && errno == EINTR);
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				cur = cur * 10 + (buf[i] - '0');
+				in_num = true;
+			} else if (in_num) {
+				pidvec_push(out, (pid_t)cur);
+				cur = 0;
+				in_num = false;
+			}
+		}
+	}
+	if (in_num)
+		pidvec_push(out, (pid_t)cur);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* self_children - plugcheck's children, from /proc/thread-self/children.
+ * That file lists the children of the calling thread only, so this works
+ * only while plugcheck has a single thread - the caller, busy in
+ * pc_proc_run(), so no other thread can appear before it returns. procfs
+ * gives /proc/self/task a link count of 2 + the number of threads (one
+ * stat(), where reading num_threads from /proc/self/stat costs a file
+ * read and a parse per firing); any other count reads as "more threads".
+ * -1 when plugcheck has more threads or the kernel lacks the file
+ * (CONFIG_PROC_CHILDREN). */
+static int self_children(struct pidvec *out)
+{
+	struct stat st;
+
+	if (stat("/proc/self/task", &st) < 0 || st.st_nlink != 3)
+		return -1;
+	out->nr = 0;
+	return read_pids("/proc/thread-self/children", out);
+}
+
+/* task_children - append the children of every thread of `pid`. */
+static void task_children(pid_t pid, struct pidvec *out)
+{
+	char path[96];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return; /* gone */
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
+			 (int)pid, de->d_name);
+		read_pids(path, out);
+	}
+	closedir(d);
+}
+
+static bool tab_has(const struct proc_tab *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->v[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* tab_add - append `pid`, marked, unless listed or gone. A child of
+ * plugcheck (`self` != 0) cannot be gone before it is reaped: if its stat
+ * is hidden (hidepid), it is still killed and reaped, just not counted. */
+static void tab_add(struct proc_tab *t, pid_t pid, pid_t self)
+{
+	struct proc_ent *e;
+
+	if (tab_has(t, pid))
+		return;
+	e = tab_slot(t);
+	if (!read_proc_ent(pid, e)) {
+		if (!self)
+			return;
+		*e = (struct proc_ent){ .pid = pid, .ppid = self };
+	}
+	e->mark = true;
+	t->nr++;
+}
+
+/* collect_tree - rules (b) and (c) without scanning /proc: plugcheck's new
+ * children, then their descendants (parents before children). Used only
+ * once the process group is known to be empty, so rule (a) adds nothing.
+ * -1 when /proc/thread-self/children cannot be read. */
+static int collect_tree(const struct run *run, struct proc_tab *t,
+			struct pidvec *kids, pid_t self)
+{
+	t->nr = 0;
+	kids->nr = 0;
+	if (read_pids("/proc/thread-self/children", kids) < 0)
+		return -1;
+	for (size_t i = 0; i < kids->nr; i++)
+		if (!pidvec_has(&run->before, kids->v[i]))
+			tab_add(t, kids->v[i], self);
+	for (size_t i = 0; i < t->nr; i++) {
+		kids->nr = 0;
+		task_children(t->v[i].pid, kids);
+		for (size_t k = 0; k < kids->nr; k++)
+			tab_add(t, kids->v[k], 0);
+	}
+	return 0;
+}
+
+/* snapshot_children - plugcheck's children before the spawn: cheaply from
+ * the children file when it has one thread, else by a scan of /proc. */
+static void snapshot_children(struct run *run)
 {
 	struct proc_tab t = { 0 };
 	pid_t self = getpid();
 
+	run->lone = self_children(&run->before) == 0;
+	if (run->lone)
+		return;
+	run->before.nr = 0;
 	if (scan_procs(&t) == 0)
 		for (size_t i = 0; i < t.nr; i++)
 			if (t.v[i].ppid == self)
-				pidvec_push(before, t.v[i].pid);
+				pidvec_push(&run->before, t.v[i].pid);
 	free(t.v);
 }
 
@@ -722,7 +881,7 @@ static size_t kill_marked(struct run *run, struct proc_tab *t,
 		if (!e->alive)
 			continue;
 		live++;
-		if (e->pid == run->pid || pidvec_has(seen, e->pid))
+		if (is_direct(run, e->pid) || pidvec_has(seen, e->pid))
 			continue;
 		pidvec_push(seen, e->pid);
 		if (!e->exiting)
@@ -732,7 +891,7 @@ static size_t kill_marked(struct run *run, struct proc_tab *t,
 }
 
 /* reap_marked - reap the marked processes that are plugcheck's children,
- * except the direct child (kept as a zombie until the end). They were
+ * except an unreaped direct child (a zombie until the end). They were
  * SIGKILLed, so the blocking wait is short; their own children re-parent
  * to plugcheck, to be found in the next round. */
 static size_t reap_marked(struct run *run, struct proc_tab *t, pid_t self)
@@ -743,7 +902,7 @@ static size_t reap_marked(struct run *run, struct proc_tab *t, pid_t self)
 		const struct proc_ent *e = &t->v[i];
 		pid_t w;
 
-		if (!e->mark || e->ppid != self || e->pid == run->pid)
+		if (!e->mark || e->ppid != self || is_direct(run, e->pid))
 			continue;
 		do
 			w = waitpid(e->pid, NULL, 0);
@@ -756,31 +915,103 @@ static size_t reap_marked(struct run *run, struct proc_tab *t, pid_t self)
 	return reaped;
 }
 
+/* group_kill - send `sig` to the child's process group: with kill(-pid)
+ * while the direct child is not reaped (its zombie holds the number);
+ * once it is, through its pidfd, which names that group and no later one
+ * with the same number. -1 with ESRCH: the group is empty - for good,
+ * since joining a group (setpgid) needs a member in it. */
+static int group_kill(const struct run *run, int sig)
+{
+	if (run->reaped)
+		return (int)syscall(SYS_pidfd_send_signal, run->pidfd, sig,
+				    NULL, PIDFD_SIGNAL_PROCESS_GROUP);
+	return kill(-run->pid, sig);
+}
+
+static bool group_empty(const struct run *run)
+{
+	return group_kill(run, 0) < 0 && errno == ESRCH;
+}
+
+/* reap_early - reap the dead direct child now, so that group_empty() can
+ * tell whether anything else is in its group (a zombie stays a member).
+ * Only when the pidfd can signal the group (Linux >= 6.9: the probe sees
+ * the zombie; older kernels answer EINVAL) and plugcheck has one thread
+ * (then the sweep can use the children files). */
+static void reap_early(struct run *run)
+{
+	pid_t w;
+
+	if (!run->lone || !run->exited || run->pidfd < 0 ||
+	    syscall(SYS_pidfd_send_signal, run->pidfd, 0, NULL,
+		    PIDFD_SIGNAL_PROCESS_GROUP) != 0)
+		return;
+	do
+		w = waitpid(run->pid, NULL, WNOHANG);
+	while (w < 0 && errno == EINTR);
+	run->reaped = w == run->pid;
+}
+
+/* scan_sweep - rounds of "scan /proc, SIGKILL the marked, kill the group,
+ * reap the marked that are plugcheck's children" until a round finds
+ * nothing. After reap_early() the group's number may be reused once the
+ * group is empty, so rule (a) counts only if the group is still non-empty
+ * after the scan (then it was all along, and the number was its). */
+static void scan_sweep(struct run *run, struct proc_tab *t, struct pidvec *seen)
+{
+	pid_t self = getpid();
+
+	for (int round = 0; round < SWEEP_ROUNDS; round++) {
+		size_t busy;
+
+		if (scan_procs(t) < 0)
+			break;
+		mark_plugin(t, run, self, !run->reaped || !group_empty(run));
+		busy = kill_marked(run, t, seen);
+		group_kill(run, SIGKILL);
+		busy += reap_marked(run, t, self);
+		if (!busy)
+			break;
+	}
+}
+
+/* tree_sweep - the same rounds over collect_tree(), once the group is
+ * empty: until plugcheck has no new child left. Each round reaps at least
+ * that child; a live plugin process always has a chain of live parents up
+ * to one of them. false: the children file failed, use scan_sweep(). */
+static bool tree_sweep(struct run *run, struct proc_tab *t, struct pidvec *seen)
+{
+	struct pidvec kids = { 0 };
+	pid_t self = getpid();
+	int rc = 0;
+
+	for (int round = 0; round < SWEEP_ROUNDS; round++) {
+		rc = collect_tree(run, t, &kids, self);
+		if (rc < 0 || !t->nr)
+			break;
+		kill_marked(run, t, seen);
+		reap_marked(run, t, self);
+	}
+	free(kids.v);
+	return rc == 0;
+}
+
 static void sweep(struct run *run)
 {
 	struct proc_tab t = { 0 };
 	struct pidvec seen = { 0 };
-	pid_t self = getpid();
 
 	if (run->pid <= 1)
 		return; /* never kill(-0) or kill(-1): that is everyone */
-	for (int round = 0; round < SWEEP_ROUNDS; round++) {
-		size_t busy;
-
-		if (scan_procs(&t) < 0)
-			break;
-		mark_plugin(&t, run, self);
-		busy = kill_marked(run, &t, &seen);
-		kill(-run->pid, SIGKILL);
-		busy += reap_marked(run, &t, self);
-		if (!busy)
-			break;
-	}
-	kill(-run->pid, SIGKILL); /* also the whole sweep without /proc */
+	reap_early(run);
+	if (!run->reaped || !group_empty(run) || !tree_sweep(run, &t, &seen))
+		scan_sweep(run, &t, &seen);
+	group_kill(run, SIGKILL); /* also the whole sweep without /proc */
 	if (!run->exited)
 		kill(run->pid, SIGKILL);
-	while (waitpid(run->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	if (!run->reaped)
+		while (waitpid(run->pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	free(t.v);
 	free(seen.v);
 }
@@ -840,7 +1071,7 @@ int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 		return pc_err_set(err, PC_EINVAL,
 				  "cannot run a plugin with an empty argv");
 	become_subreaper();
-	snapshot_children(&run.before);
+	snapshot_children(&run);
 	rc = open_stdio(&run, child, err);
 	if (!rc)
 		rc = spawn(&run, child, err);

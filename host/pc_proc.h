@@ -84,14 +84,37 @@
  *       child subreaper, PR_SET_CHILD_SUBREAPER, on the first call; this
  *       catches double-fork and setsid escapees);
  *   (c) every descendant of (a) or (b).
- * The direct child is never reaped before the sweep ends (its status is
- * read with waitid(WNOWAIT)), so its pid and group id cannot be reused
- * meanwhile. Rounds of "scan /proc, SIGKILL the marked, kill(-pgid),
- * reap the marked that are plugcheck's children" repeat until nothing
- * marked is left. leftover_processes counts the marked processes other
- * than the direct child that were alive (not zombies, not already
- * exiting) when first seen - the first scan runs right after the verdict.
- * Without /proc only kill(-pgid) and the direct child's reap remain.
+ * Rounds of "find the marked, SIGKILL them, kill the group, reap the
+ * marked that are plugcheck's children" repeat until a round finds
+ * nothing marked (at most 1000 rounds: a fork storm cannot hold the call).
+ * leftover_processes counts the marked processes other than the direct
+ * child that were alive (not zombies, not already exiting) when first
+ * seen - the first round runs right after the verdict.
+ *
+ * How the sweep finds them. The child's status is read with
+ * waitid(WNOWAIT), so it stays a zombie that keeps its pid and group id
+ * from being reused. Then:
+ *   - Fast path, when the child ended before the verdict, plugcheck has a
+ *     single thread, and the kernel signals a process group through a
+ *     pidfd (PIDFD_SIGNAL_PROCESS_GROUP, Linux >= 6.9): the child is
+ *     reaped at once and a signal 0 through its pidfd asks whether its
+ *     group still has a member. The pidfd names that group and not a later
+ *     one that reuses the number, and an empty group can gain no member
+ *     (setpgid needs one), so if it is empty rule (a) is empty for good.
+ *     Rules (b) and (c) then need no scan of /proc:
+ *     /proc/thread-self/children lists plugcheck's children (it is also
+ *     how the snapshot before the spawn is taken) and
+ *     /proc/<pid>/task/<tid>/children their descendants. A live plugin
+ *     process always has a chain of live parents up to a new child of
+ *     plugcheck, so a round that finds no new child ends the sweep.
+ *   - Otherwise (something is left in the group, the child was killed,
+ *     plugcheck has more threads, or an older kernel) each round reads
+ *     /proc/<pid>/stat of every process on the machine and marks by rule.
+ *     The group is killed with kill(-pgid) while the child's zombie holds
+ *     the number, or through the pidfd once it was reaped; then rule (a)
+ *     marks by group id only if the group is still non-empty after the
+ *     scan (so it was all along, and the number was its).
+ * Without /proc only the group kill and the direct child's reap remain.
  *
  * Caller requirements:
  *   - SIGCHLD must not be ignored (SIG_IGN would auto-reap the child and

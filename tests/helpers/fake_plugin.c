@@ -18,6 +18,25 @@
  *   bg-holds-stdout         a child sleeps 30 s holding stdout; print JSON
  *   bg-detached PIDFILE     a setsid grandchild with closed stdio sleeps
  *                           30 s after writing its pid to PIDFILE
+ *   bg-in-group PIDFILE     a child that stays in the process group writes
+ *                           its pid to PIDFILE, closes its stdio and
+ *                           sleeps 30 s; print JSON
+ *   bg-detached-pair PIDFILE  like bg-detached, but the setsid grandchild
+ *                           first forks a child of its own that sleeps
+ *                           too; PIDFILE gets both pids
+ *   zombie-escapee          a child leaves the session and exits at once;
+ *                           exit without reaping it
+ *   fork-storm PIDFILE      a setsid grandchild writes its pid, closes its
+ *                           stdio and forks 100 children, each of which
+ *                           forks once more; all of them sleep
+ *   await-joiner PIDFILE    write our pid to PIDFILE, wait (up to 5 s) for
+ *                           PIDFILE.joined, print JSON; exit 3 if it never
+ *                           comes
+ *   join-group PIDFILE      not a plugin: a child waits for a pid in
+ *                           PIDFILE, joins that process group, writes its
+ *                           pid to PIDFILE.joined and sleeps; exit with
+ *                           the signal that ended that child (or 100 +
+ *                           its exit status)
  *   env, cwd                print environ (one per line) / getcwd
  *   sigstate                print SigBlk and SigIgn from /proc/self/status
  *
@@ -32,6 +51,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +307,172 @@ static int bg_detached(const char *pidfile)
 	return echo_json();
 }
 
+/* write_pid_file - `text` to PATH through a rename, so that a reader
+ * polling PATH never sees it half written. */
+static void write_pid_file(const char *path, const char *text)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return;
+	say(fd, text);
+	close(fd);
+	rename(tmp, path);
+}
+
+static void close_stdio(void)
+{
+	for (int i = 0; i < 3; i++)
+		close(i);
+}
+
+/* bg_in_group - the child stays in our process group; the pipes reach EOF
+ * (the host's verdict: exited) once it closed its stdio, and by then
+ * PIDFILE holds its pid. */
+static int bg_in_group(const char *pidfile)
+{
+	if (fork() == 0) {
+		char pid[32];
+
+		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		write_pid_file(pidfile, pid);
+		close_stdio();
+		nap_ms(30000);
+		_exit(0);
+	}
+	return echo_json();
+}
+
+/* bg_detached_pair - bg-detached with two escapees: the setsid grandchild
+ * and its own child, found as a descendant, not as plugcheck's child. */
+static int bg_detached_pair(const char *pidfile)
+{
+	pid_t a = fork();
+
+	if (a == 0) {
+		if (fork() == 0) {
+			char pids[64];
+			pid_t b;
+
+			setsid();
+			b = fork();
+			if (b == 0) {
+				close_stdio();
+				nap_ms(30000);
+				_exit(0);
+			}
+			snprintf(pids, sizeof(pids), "%ld %ld\n",
+				 (long)getpid(), (long)b);
+			write_pid_file(pidfile, pids);
+			close_stdio();
+			nap_ms(30000);
+		}
+		_exit(0);
+	}
+	while (waitpid(a, NULL, 0) < 0 && errno == EINTR)
+		;
+	return echo_json();
+}
+
+static int zombie_escapee(void)
+{
+	siginfo_t si;
+	pid_t a = fork();
+
+	if (a == 0) {
+		setsid();
+		_exit(0);
+	}
+	/* wait until it is a zombie, without reaping it */
+	while (waitid(P_PID, (id_t)a, &si, WEXITED | WNOWAIT) < 0 &&
+	       errno == EINTR)
+		;
+	return echo_json();
+}
+
+/* fork_storm - the direct child exits while a setsid grandchild is still
+ * forking: the sweep meets processes that fork while being killed. */
+static int fork_storm(const char *pidfile)
+{
+	if (fork() == 0) {
+		char pid[32];
+
+		setsid();
+		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		write_pid_file(pidfile, pid);
+		close_stdio();
+		for (int i = 0; i < 100; i++) {
+			if (fork() == 0) {
+				fork();
+				hang();
+			}
+		}
+		hang();
+	}
+	return echo_json();
+}
+
+/* wait_for_file - poll for PATH for up to 5 s; its bytes go to `buf`. */
+static bool wait_for_file(const char *path, char *buf, size_t n)
+{
+	for (int i = 0; i < 2500; i++, nap_ms(2)) {
+		int fd = open(path, O_RDONLY);
+		ssize_t got;
+
+		if (fd < 0)
+			continue;
+		got = read(fd, buf, n - 1);
+		close(fd);
+		if (got > 0) {
+			buf[got] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+static int await_joiner(const char *pidfile)
+{
+	char path[PATH_MAX], pid[32];
+
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	write_pid_file(pidfile, pid);
+	snprintf(path, sizeof(path), "%s.joined", pidfile);
+	if (!wait_for_file(path, pid, sizeof(pid)))
+		return 3;
+	return echo_json();
+}
+
+/* join_group - an outsider to the plugin, in plugcheck's session, that
+ * joins the plugin's process group: rule (a) makes it the plugin's. */
+static int join_group(const char *pidfile)
+{
+	int status;
+	pid_t j = fork();
+
+	if (j == 0) {
+		char path[PATH_MAX], buf[32];
+
+		close_stdio();
+		if (!wait_for_file(pidfile, buf, sizeof(buf)) ||
+		    setpgid(0, (pid_t)strtol(buf, NULL, 10)) < 0)
+			_exit(1);
+		snprintf(path, sizeof(path), "%s.joined", pidfile);
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		write_pid_file(path, buf);
+		nap_ms(30000);
+		_exit(0);
+	}
+	while (waitpid(j, &status, 0) < 0)
+		if (errno != EINTR)
+			return 2;
+	return WIFSIGNALED(status) ? WTERMSIG(status)
+				   : 100 + WEXITSTATUS(status);
+}
+
 static const struct behaviour {
 	const char *name;
 	int (*run)(void);
@@ -312,6 +498,12 @@ static const struct behaviour {
 	{ "print-stderr-bytes", NULL, print_stderr_bytes },
 	{ "write-before-read", NULL, write_before_read },
 	{ "bg-detached", NULL, bg_detached },
+	{ "bg-in-group", NULL, bg_in_group },
+	{ "bg-detached-pair", NULL, bg_detached_pair },
+	{ "zombie-escapee", zombie_escapee, NULL },
+	{ "fork-storm", NULL, fork_storm },
+	{ "await-joiner", NULL, await_joiner },
+	{ "join-group", NULL, join_group },
 };
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -652,6 +653,167 @@ static void proc_sweep_spares_unrelated_children(void **state)
 	assert_int_equal(waitpid(mine, &status, 0), mine);
 }
 
+/* read_pids - up to `max` pids from PATH (space separated); how many. */
+static int read_pids(const char *path, pid_t *v, int max)
+{
+	char buf[128] = { 0 }, *p = buf, *end;
+	int fd = open(path, O_RDONLY), n = 0;
+
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	while (n < max) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		v[n++] = (pid_t)pid;
+		p = end;
+	}
+	return n;
+}
+
+/* The host's verdict is "exited" (the child ended, both pipes at EOF), yet
+ * a child stayed in the process group: rule (a) still counts and kills
+ * it. */
+static void proc_group_member_after_clean_exit_is_swept(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	pid_t member;
+
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "bg-in-group", pidfile);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.has_status);
+	assert_int_equal(fx->r.exit_code, 0);
+	assert_false(fx->r.exited_before_eof);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.leftover_processes, 1);
+	assert_int_equal(read_pids(pidfile, &member, 1), 1);
+	assert_true(member > 0 && member != fx->r.pid);
+	assert_gone(member);
+}
+
+/* Rule (c): the setsid escapee's own child is the plugin's too, found as
+ * its descendant (it is not plugcheck's child when the sweep starts). */
+static void proc_escapee_descendants_are_swept(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	pid_t pids[2];
+
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "bg-detached-pair", pidfile);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.leftover_processes, 2);
+	assert_int_equal(read_pids(pidfile, pids, 2), 2);
+	assert_gone(pids[0]);
+	assert_gone(pids[1]);
+}
+
+/* An escapee that already died is reaped (teardown: no child left) but not
+ * counted: it was not alive when the sweep saw it. */
+static void proc_dead_escapee_is_reaped_not_counted(void **state)
+{
+	struct fx *fx = *state;
+
+	fake(fx, "zombie-escapee", NULL);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(fx->r.leftover_processes, 0);
+}
+
+/* Processes that fork while the sweep kills them: rounds go on until one
+ * finds nothing (teardown: nothing re-parented to us is left). */
+static void proc_fork_storm_is_swept(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	pid_t leader;
+
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "fork-storm", pidfile);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.leftover_processes >= 1);
+	assert_true(fx->r.wall_ms < SLOW_MS);
+	assert_int_equal(read_pids(pidfile, &leader, 1), 1);
+	assert_gone(leader);
+}
+
+/* Rule (a) covers a process that is not the plugin's descendant at all
+ * but joined its group: an outsider in our session (the child of a
+ * helper that this process started before the run). */
+static void proc_outsider_in_the_group_is_swept(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	char *argv[] = { (char *)FAKE_PLUGIN, (char *)"join-group", pidfile,
+			 NULL };
+	char *envp[] = { NULL };
+	pid_t helper;
+	int status = 0;
+
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	assert_int_equal(
+		posix_spawn(&helper, FAKE_PLUGIN, NULL, NULL, argv, envp), 0);
+	fake(fx, "await-joiner", pidfile);
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.exit_code, 0); /* the outsider did join */
+	assert_int_equal(fx->r.leftover_processes, 1);
+	assert_int_equal(waitpid(helper, &status, 0), helper);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), SIGKILL); /* how it ended */
+}
+
+static void *block_on_pipe(void *arg)
+{
+	char c;
+
+	while (read(*(int *)arg, &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* With a second thread this process's children are not all in
+ * /proc/thread-self/children: the sweep scans /proc instead, with the
+ * same result. */
+static void proc_sweep_from_a_threaded_caller(void **state)
+{
+	struct fx *fx = *state;
+	char *argv[] = { (char *)FAKE_PLUGIN, (char *)"hang", NULL };
+	char *envp[] = { NULL };
+	char pidfile[128];
+	pid_t mine, pids[2];
+	pthread_t th;
+	int p[2], status = 0;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	assert_int_equal(pthread_create(&th, NULL, block_on_pipe, &p[0]), 0);
+	assert_int_equal(
+		posix_spawn(&mine, FAKE_PLUGIN, NULL, NULL, argv, envp), 0);
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "bg-detached-pair", pidfile);
+	run(fx);
+	close(p[1]);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	close(p[0]);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(fx->r.leftover_processes, 2);
+	assert_int_equal(read_pids(pidfile, pids, 2), 2);
+	assert_gone(pids[0]);
+	assert_gone(pids[1]);
+	assert_int_equal(waitpid(mine, &status, WNOHANG), 0);
+	kill(mine, SIGKILL);
+	assert_int_equal(waitpid(mine, &status, 0), mine);
+}
+
 /* --- environment
  * ---------------------------------------------------------------- */
 
@@ -804,6 +966,12 @@ int main(void)
 		T(proc_drain_after_kill_keeps_sigkill_status),
 		T(proc_on_output_sees_chunks_and_eofs),
 		T(proc_sweep_spares_unrelated_children),
+		T(proc_group_member_after_clean_exit_is_swept),
+		T(proc_escapee_descendants_are_swept),
+		T(proc_dead_escapee_is_reaped_not_counted),
+		T(proc_fork_storm_is_swept),
+		T(proc_outsider_in_the_group_is_swept),
+		T(proc_sweep_from_a_threaded_caller),
 		T(proc_env_is_exactly_what_was_passed),
 		T(proc_cwd_is_honoured),
 		T(proc_child_signal_state_is_clean),
