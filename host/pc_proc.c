@@ -404,12 +404,16 @@ static void snapshot_children(struct run *run)
 
 /* --- spawning ---------------------------------------------------------- */
 
+/* become_subreaper - once per process: fork() clears the attribute, so a
+ * process forked after a run here (plugcheck run -j workers) must set it
+ * again, or its plugins' orphans would re-parent past it. */
 static void become_subreaper(void)
 {
-	static bool done;
+	static pid_t done;
+	pid_t self = getpid();
 
-	if (!done && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-		done = true;
+	if (done != self && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+		done = self;
 }
 
 /* fd_above_stdio - move `fd` off 0-2 so the dup2 file actions cannot

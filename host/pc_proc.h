@@ -81,8 +81,9 @@
  *   (a) every process in the process group whose id is the child's pid;
  *   (b) every child of plugcheck that was not its child just before the
  *       spawn (orphans re-parent to plugcheck because it makes itself a
- *       child subreaper, PR_SET_CHILD_SUBREAPER, on the first call; this
- *       catches double-fork and setsid escapees);
+ *       child subreaper, PR_SET_CHILD_SUBREAPER, on its first call in
+ *       each process - fork() clears it; this catches double-fork and
+ *       setsid escapees);
  *   (c) every descendant of (a) or (b).
  * Rounds of "find the marked, SIGKILL them, kill the group, reap the
  * marked that are plugcheck's children" repeat until a round finds

@@ -814,6 +814,41 @@ static void proc_sweep_from_a_threaded_caller(void **state)
 	assert_int_equal(waitpid(mine, &status, 0), mine);
 }
 
+/* A process forked after pc_proc_run() ran here (plugcheck run -j
+ * workers) is not a child subreaper yet - fork() clears that - so its own
+ * first run must make it one, or escapees re-parent past it to us. The
+ * child reports with its exit status: 0 when the escapee was counted and
+ * is gone. */
+static void proc_sweep_in_a_forked_process(void **state)
+{
+	struct fx *fx = *state;
+	char pidfile[128];
+	int status = 0;
+	pid_t worker;
+
+	fake(fx, "echo-json", NULL);
+	run(fx); /* this process is a subreaper now */
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", fx->tmp);
+	fake(fx, "bg-detached", pidfile);
+	worker = fork();
+	assert_true(worker >= 0);
+	if (worker == 0) {
+		struct pc_proc_result r = PC_PROC_RESULT_INIT(MIB, MIB);
+		struct pc_err err = PC_ERR_INIT;
+		int rc = pc_proc_run(&fx->o, &r, &err);
+		pid_t escapee = 0;
+
+		if (rc == 0 && r.leftover_processes == 1)
+			escapee = read_pidfile(pidfile);
+		_exit(escapee > 0 && kill(escapee, 0) < 0 && errno == ESRCH
+			      ? 0
+			      : 1);
+	}
+	assert_int_equal(waitpid(worker, &status, 0), worker);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* --- environment
  * ---------------------------------------------------------------- */
 
@@ -972,6 +1007,7 @@ int main(void)
 		T(proc_fork_storm_is_swept),
 		T(proc_outsider_in_the_group_is_swept),
 		T(proc_sweep_from_a_threaded_caller),
+		T(proc_sweep_in_a_forked_process),
 		T(proc_env_is_exactly_what_was_passed),
 		T(proc_cwd_is_honoured),
 		T(proc_child_signal_state_is_clean),
