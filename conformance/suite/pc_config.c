@@ -64,6 +64,7 @@ static int read_ignore(struct reader *r, struct pc_config *c)
 
 static int read_map(struct reader *r, struct pc_config *c)
 {
+	bool seen_ignore = false, seen_strict = false;
 	int rc;
 
 	for (;;) {
@@ -74,13 +75,21 @@ static int read_map(struct reader *r, struct pc_config *c)
 		if (r->ev.type != YAML_SCALAR_EVENT)
 			return fail(r, "expected a key ('ignore' or 'strict')");
 		if (!strcmp(scalar(r), "ignore")) {
+			if (seen_ignore)
+				return fail(r, "'ignore' given twice (merge the lists into one)");
+			seen_ignore = true;
 			rc = read_ignore(r, c);
 		} else if (!strcmp(scalar(r), "strict")) {
+			if (seen_strict)
+				return fail(r, "'strict' given twice (keep one)");
+			seen_strict = true;
 			if ((rc = next(r)))
 				return rc;
+			/* a quoted "true" is a string in YAML, not a boolean */
 			if (r->ev.type != YAML_SCALAR_EVENT ||
+			    r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
 			    (strcmp(scalar(r), "true") && strcmp(scalar(r), "false")))
-				return fail(r, "'strict' must be true or false");
+				return fail(r, "'strict' must be true or false (unquoted)");
 			c->strict = !strcmp(scalar(r), "true");
 		} else {
 			return fail(r, "unknown key (expected 'ignore' or 'strict')");
