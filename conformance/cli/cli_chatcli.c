@@ -96,7 +96,7 @@ static int parse(int argc, char **argv, bool check, struct copts *c)
 		} else if (ch == 'H' || (ch == 'r' && check)) {
 			continue;
 		} else if (check && ch == 'o') {
-			c->output = optarg;
+			c->output = pc_cli_output_path(optarg);
 		} else if (check && ch == 's') {
 			c->strict = true;
 		} else if (check && ch == 'i' && pc_rule_find(optarg)) {

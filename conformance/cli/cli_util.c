@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "pc_cli.h"
+#include "pc_exit.h"
 #include "pc_serde.h"
 
 int pc_cli_format(const char *s)
@@ -14,6 +15,21 @@ int pc_cli_format(const char *s)
 	if (!strcmp(s, "json"))
 		return PC_FMT_JSON;
 	return -1;
+}
+
+int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
+		     const char *expect)
+{
+	fprintf(stderr,
+		"plugcheck %s: --%s: invalid value '%s' (expected %s)\n"
+		"Run `plugcheck %s --help` for usage.\n",
+		cmd, opt, val, expect, cmd);
+	return PC_EXIT_USAGE;
+}
+
+const char *pc_cli_output_path(const char *path)
+{
+	return path && strcmp(path, "-") ? path : NULL;
 }
 
 void pc_cli_print_json(cJSON *v)

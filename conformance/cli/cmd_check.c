@@ -98,16 +98,20 @@ static int parse(int argc, char **argv, struct check_opts *c)
 		if (ch == 'h') {
 			fputs(usage, stdout);
 			return -1;
-		} else if (ch == 'f' && (c->fmt = pc_report_format_parse(optarg)) >= 0) {
-			continue;
+		} else if (ch == 'f') {
+			if ((c->fmt = pc_report_format_parse(optarg)) < 0)
+				return pc_cli_bad_value("check", "format", optarg,
+							"human, json, junit or tap");
 		} else if (ch == 'o') {
-			c->output = optarg;
+			c->output = pc_cli_output_path(optarg);
 		} else if (ch == 's') {
 			c->strict = true;
 		} else if (ch == 'i' && pc_rule_find(optarg)) {
 			pc_strvec_push(&c->ignore, optarg);
-		} else if (ch == 'r' && atoi_ok(optarg, &c->repeat)) {
-			continue;
+		} else if (ch == 'r') {
+			if (!atoi_ok(optarg, &c->repeat))
+				return pc_cli_bad_value("check", "repeat", optarg,
+							"a whole number 0..1000");
 		} else {
 			if (ch == 'i')
 				fprintf(stderr, "plugcheck: unknown rule id '%s' (see `plugcheck rules`)\n",

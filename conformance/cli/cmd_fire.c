@@ -1,5 +1,6 @@
 /* cmd_fire.c - `plugcheck fire POINT PATH`: replay one exchange with the
  * reference host and show everything (spec §4-§9). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static const char usage[] =
 	"  --tool NAME        the tool name a tool hook sees (default by point)\n"
 	"  --workspace DIR    the workspace string (default: a fresh temp dir)\n"
 	"  --session PATH     the session file path (default: <tmp>/<ns>.jsonl)\n"
-	"  --timestamp N      fix the `timestamp` fields (default: now)\n"
+	"  --timestamp N      fix the `timestamp` fields, N >= 1 (default: now)\n"
 	"  --format FMT       human (default) or json\n"
 	"  --save FILE        append this exchange to scenario FILE as a\n"
 	"                     scenario, observed values as expectations\n\n"
@@ -144,9 +145,17 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		case 's':
 			o->session = optarg;
 			break;
-		case 'T':
-			o->timestamp = strtoull(optarg, NULL, 10);
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			o->timestamp = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || *optarg == '-' ||
+			    !o->timestamp) /* 0 stands for "now" */
+				return pc_cli_bad_value("fire", "timestamp", optarg,
+							"Unix seconds, a whole number >= 1");
 			break;
+		}
 		case 'S':
 			save_file = optarg;
 			break;
@@ -175,7 +184,8 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		case 'f':
 			if ((*fmt = pc_cli_format(optarg)) >= 0)
 				break;
-			/* fall through */
+			return pc_cli_bad_value("fire", "format", optarg,
+						"human or json");
 		default:
 			fputs(usage, stderr);
 			return PC_EXIT_USAGE;

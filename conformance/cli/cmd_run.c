@@ -78,10 +78,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'f':
 			if ((o->fmt = pc_report_format_parse(optarg)) < 0)
-				goto bad;
+				return pc_cli_bad_value("run", "format", optarg,
+							"human, json, junit or tap");
 			break;
 		case 'o':
-			o->output = optarg;
+			o->output = pc_cli_output_path(optarg);
 			break;
 		case 'F':
 			o->filter = optarg;
@@ -91,7 +92,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'j':
 			if (parse_uint(optarg, &o->jobs) < 0)
-				goto bad;
+				return pc_cli_bad_value("run", "jobs", optarg,
+							"a whole number 1..1000");
 			break;
 		case 's':
 			slash = strchr(optarg, '/');
@@ -99,11 +101,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			    sscanf(optarg, "%u/%u", &o->shard_k, &o->shard_n) !=
 				    2 ||
 			    !o->shard_k || o->shard_k > o->shard_n)
-				goto bad;
+				return pc_cli_bad_value("run", "shard", optarg,
+							"K/N with 1 <= K <= N");
 			break;
 		case 'r':
 			if (parse_uint(optarg, &o->repeat) < 0)
-				goto bad;
+				return pc_cli_bad_value("run", "repeat", optarg,
+							"a whole number 1..1000");
 			break;
 		case 'u':
 			o->update = true;

@@ -14,6 +14,15 @@ enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
 
 /* pc_cli_format - parse "human" or "json"; -1 otherwise. */
 int pc_cli_format(const char *s);
+/* pc_cli_bad_value - report an option value that does not parse:
+ * "plugcheck CMD: --OPT: invalid value 'VAL' (expected EXPECT)" and a hint
+ * to `--help` on stderr. Returns PC_EXIT_USAGE (2) for the caller to
+ * return. */
+int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
+		     const char *expect);
+/* pc_cli_output_path - NULL when PATH is "-" (standard output), else
+ * PATH: `--output -` means stdout, as in most Unix tools. */
+const char *pc_cli_output_path(const char *path);
 /* pc_cli_print_json - pretty-print `v` with a trailing newline to stdout
  * and delete it. */
 void pc_cli_print_json(cJSON *v);

@@ -236,6 +236,19 @@ def test_ignore_and_config(ctx):
     eq(stderr, "plugcheck: %s/.plugcheck.yaml:2:5: unknown rule id (see `plugcheck rules`)\n" % d)
 
 
+def test_config_rejects_repeats_and_quoted_booleans(ctx):
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\nexit 3\n")
+    for text, where, what in [
+            ('strict: "true"\n', "1:9", "'strict' must be true or false (unquoted)"),
+            ("strict: 'false'\n", "1:9", "'strict' must be true or false (unquoted)"),
+            ("strict: false\nstrict: true\n", "2:1", "'strict' given twice (keep one)"),
+            ("ignore: [PC-HOOK-010]\nignore: []\n", "2:1", "'ignore' given twice (merge the lists into one)")]:
+        with open(os.path.join(d, ".plugcheck.yaml"), "w") as f:
+            f.write(text)
+        code, stdout, stderr = ctx.run("check", d)
+        eq((code, stderr), (2, "plugcheck: %s/.plugcheck.yaml:%s: %s\n" % (d, where, what)))
+
+
 def test_junit_and_tap(ctx):
     d = hook(ctx, "p", "pre_bash", "#!/bin/sh\nexit 3\n")
     junit = os.path.join(ctx.tmp, "r.xml")
@@ -361,3 +374,21 @@ def test_interrupted_fire_leaves_nothing(ctx):
         except OSError:
             pass
     eq(left, [])
+
+
+def test_output_dash_is_stdout(ctx):
+    # `--output -` writes the report to standard output, not to a file
+    # named "-" (found in a fresh-user trial).
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\necho '{\"allow\":true}'\n")
+    code, stdout, stderr = ctx.run("check", d, "--repeat", "1", "--format", "json", "--output", "-")
+    eq((code, json.loads(stdout)["loaded"], os.path.exists(os.path.join(ctx.tmp, "-"))), (0, True, False))
+
+
+def test_bad_option_values_are_named(ctx):
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\necho '{\"allow\":true}'\n")
+    for opt, val, expect in [("--format", "xml", "human, json, junit or tap"),
+                             ("--repeat", "many", "a whole number 0..1000"),
+                             ("--repeat", "1001", "a whole number 0..1000")]:
+        code, stdout, stderr = ctx.run("check", d, opt, val)
+        eq((code, stdout, stderr), (2, "", "plugcheck check: %s: invalid value '%s' (expected %s)\n"
+                                           "Run `plugcheck check --help` for usage.\n" % (opt, val, expect)))

@@ -289,3 +289,20 @@ def test_stdin_deadline_is_separate(ctx):
     code, out = fire(ctx, "pre_write", d, "--args-file", args_file(ctx, json.dumps({"content": "x" * 500000})))
     eq((out["outcome"], out["reason"]), ("timeout", "hook 'pre_write' timed out after 300ms"))
     assert out["duration_ms"] < 5000
+
+
+def test_bad_option_values_are_named(ctx):
+    # A usage error says which value was wrong instead of reprinting the
+    # whole usage text (found in a fresh-user trial: `--timestamp abc` was
+    # taken as 0 silently).
+    d = hook_plugin(ctx, "pre_bash", sh_echo('{"allow":true}'))
+    for opt, val, expect in [("--timestamp", "abc", "Unix seconds, a whole number >= 1"),
+                             ("--timestamp", "-5", "Unix seconds, a whole number >= 1"),
+                             ("--timestamp", "99999999999999999999", "Unix seconds, a whole number >= 1"),
+                             ("--timestamp", "0", "Unix seconds, a whole number >= 1"),
+                             ("--format", "xml", "human or json")]:
+        code, out, err = ctx.run("fire", "pre_bash", d, opt, val)
+        eq((code, out, err), (2, "", "plugcheck fire: %s: invalid value '%s' (expected %s)\n"
+                                     "Run `plugcheck fire --help` for usage.\n" % (opt, val, expect)))
+    code, out, err = ctx.run("fire", "pre_bash", d, "--timestamp", "1", "--format", "json")
+    eq((code, json.loads(out)["stdin"].count('"timestamp":1,')), (0, 1))
