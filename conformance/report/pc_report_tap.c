@@ -102,6 +102,11 @@ void pc__report_tap(const struct pc_report *r, FILE *out)
 	if (r->incomplete)
 		fputs("# plugcheck: incomplete: the run was interrupted\n",
 		      out);
+	/* A failed scenario is a failed case, not a finding: without this
+	 * line the summary of a failing `run` read "0 errors". */
+	if (r->ncases)
+		fprintf(out, "# plugcheck: cases: %zu run, %zu failed, %zu skipped\n",
+			r->ncases, c.failed, c.skipped);
 	fprintf(out,
 		"# plugcheck: %zu errors, %zu warnings, %zu notes, %zu suppressed\n",
 		c.errors, c.warnings, c.notes, c.suppressed);

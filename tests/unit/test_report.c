@@ -327,6 +327,7 @@ static const char tap_small[] =
 	"  fix: \"a zero timeout makes every call time out; raise timeout_ms or remove it to get the default\"\n"
 	"  ...\n"
 	"ok 3 - plugcheck.tool.t: fire t # SKIP no tools declared\n"
+	"# plugcheck: cases: 3 run, 1 failed, 1 skipped\n"
 	"# plugcheck: 0 errors, 1 warnings, 1 notes, 1 suppressed\n";
 
 static void tap_small_exact(void **state)
