@@ -120,9 +120,9 @@ static int load(const char *path, struct pc_mock **m)
 	struct pc_err err = PC_ERR_INIT;
 	int rc = pc_fs_read_capped(path, &b, &err);
 
-	if (!rc)
-		rc = pc_mock_new_text(pc_buf_cstr(&b), b.len, m, &err);
-	if (rc)
+	if (rc) /* the error names the file already */
+		fprintf(stderr, "plugcheck: mock-model: %s\n", err.msg);
+	else if ((rc = pc_mock_new_text(pc_buf_cstr(&b), b.len, m, &err)))
 		fprintf(stderr, "plugcheck: mock-model: %s: %s\n", path,
 			err.msg);
 	pc_buf_release(&b);

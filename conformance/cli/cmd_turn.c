@@ -309,8 +309,13 @@ static int run(int argc, char **argv)
 		pc_strvec_release(&c.texts);
 		return rc < 0 ? PC_EXIT_OK : rc;
 	}
-	if (pc_fs_read_capped(argv[optind], &script, &err) < 0 ||
-	    pc_mock_new_text(script.data ? script.data : "", script.len, &m,
+	if (pc_fs_read_capped(argv[optind], &script, &err) < 0) {
+		/* the error names the file already */
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		rc = PC_EXIT_USAGE;
+		goto out;
+	}
+	if (pc_mock_new_text(script.data ? script.data : "", script.len, &m,
 			     &err) < 0) {
 		fprintf(stderr, "plugcheck: %s: %s\n", argv[optind], err.msg);
 		rc = PC_EXIT_USAGE;

@@ -1207,8 +1207,8 @@ int pc_scenario_load(const char *path, struct pc_scenario_file *f,
 	}
 	if (rc) {
 		pc_buf_release(&b);
-		return pc_err_set(err, rc, "cannot read '%s': %s", path,
-				  rerr.msg);
+		/* rerr already names the file */
+		return pc_err_set(err, rc, "%s", rerr.msg);
 	}
 	c.text = b.data ? b.data : "";
 	c.len = b.len;
