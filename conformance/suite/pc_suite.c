@@ -45,6 +45,11 @@ void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 
+	/* After an interrupt plugcheck itself killed the plugin tree: what
+	 * the firing in progress saw (signal 9, no output) is not the
+	 * plugin's doing and must not be blamed on it. */
+	if (pc__suite_stopped(s))
+		return;
 	for (size_t i = 0; i < f->nr; i++)
 		if (!strcmp(f->v[i].rule->id, id) && !strcmp(f->v[i].where, where))
 			return;
@@ -121,9 +126,14 @@ void pc__suite_case(struct pc__suite *s, const char *classname,
 {
 	char *out = x ? exchange_text(x, verdict) : NULL;
 	double t = x ? (double)x->proc.wall_ms / 1000.0 : 0.0;
+	bool cut = pc__suite_stopped(s);
 	struct pc_case *c;
 
-	c = pc_report_add_case(s->r, classname, name, PC_CASE_PASS, NULL,
+	c = pc_report_add_case(s->r, classname, name,
+			       cut ? PC_CASE_SKIP : PC_CASE_PASS,
+			       cut ? "interrupted: plugcheck was stopped during "
+				     "this firing and killed the plugin; not judged"
+				   : NULL,
 			       out ? out : verdict, t);
 	free(out);
 	if (x && x->log.nr) {

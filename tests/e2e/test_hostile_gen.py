@@ -137,6 +137,13 @@ def interrupt(ctx, sig):
         r = json.load(f)
     assert r["incomplete"] is True, r.get("incomplete")
     assert not any(c["classname"] == "plugcheck.hook.post_bash" for c in r["cases"])
+    # The firing cut short by the interrupt is not judged: plugcheck killed
+    # the plugin, so its SIGKILL must not become a PC-HOOK-010 (seen in a
+    # fresh-user trial before the fix).
+    assert not any("signal: 9" in f["message"] for f in r["findings"]), r["findings"]
+    cut = [c for c in r["cases"] if c["classname"] == "plugcheck.hook.pre_bash"][-1]
+    assert (cut["status"], cut["message"]) == (
+        "skip", "interrupted: plugcheck was stopped during this firing and killed the plugin; not judged"), cut
     assert_clean(tmpd, "hostile-mark-slow", w.pgids, "interrupted run")
 
 
