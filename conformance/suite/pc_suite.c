@@ -151,6 +151,18 @@ void pc__suite_case(struct pc__suite *s, const char *classname,
 	s->nranges++;
 }
 
+void pc__suite_skip(struct pc__suite *s, const char *classname,
+		    const char *name, const char *why)
+{
+	pc_report_add_case(s->r, classname, name, PC_CASE_SKIP, why, NULL, 0.0);
+	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
+				     sizeof(*s->ranges));
+	s->ranges[s->nranges].from = s->r->findings.nr;
+	s->ranges[s->nranges].to = s->r->findings.nr;
+	s->ranges[s->nranges].rule_id = NULL;
+	s->nranges++;
+}
+
 void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
 {
 	char *name = pc_xasprintf("%s %s", rule->id, rule->title);
@@ -453,6 +465,7 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 	free(s.ws);
 	free(s.session);
 	free(s.ranges);
+	free(s.mem_timeout);
 	pc_strvec_release(&s.env);
 	return 0;
 }

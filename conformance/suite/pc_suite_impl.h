@@ -19,6 +19,8 @@ struct pc__suite {
 	char *home, *ws, *session;
 	struct pc__range *ranges; /* one per report case */
 	size_t nranges;
+	char *mem_timeout;	  /* the memory action that timed out, or
+				     NULL: later actions are skipped */
 };
 
 /* True when the run was asked to stop (the report is then incomplete). */
@@ -36,6 +38,9 @@ void pc__suite_host(struct pc__suite *s, struct pc_host *h);
 void pc__suite_case(struct pc__suite *s, const char *classname,
 		    const char *name, size_t from,
 		    const struct pc_exchange *x, const char *verdict);
+/* Record a skipped case with the reason `why` and no findings. */
+void pc__suite_skip(struct pc__suite *s, const char *classname,
+		    const char *name, const char *why);
 /* Record a case covering every finding of rule `id` (static checks). */
 void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule);
 /* The value of NAME in the run's environment, or NULL. */

@@ -392,3 +392,18 @@ def test_bad_option_values_are_named(ctx):
         code, stdout, stderr = ctx.run("check", d, opt, val)
         eq((code, stdout, stderr), (2, "", "plugcheck check: %s: invalid value '%s' (expected %s)\n"
                                            "Run `plugcheck check --help` for usage.\n" % (opt, val, expect)))
+
+
+def test_memory_provider_timeout_is_paid_once(ctx):
+    # A provider that never answers used to cost its timeout for each of
+    # the nine memory firings; after the first timeout the rest are skipped.
+    d = ctx.plugin("m", {"name": "m", "version": "1.0.0",
+                         "memory_provider": {"script": "mem", "timeout_ms": 300}},
+                   {"mem": "#!/bin/sh\nexec sleep 1000\n"})
+    code, out = check(ctx, d)
+    mem = [(c["name"].split(" ")[0], c["status"], c.get("message")) for c in out["cases"]
+           if c["classname"] == "plugcheck.memory"]
+    eq(mem[0], ("save", "fail", "PC-MEM-001: action 'save' failed: memory_provider 'm' timed out after 300ms"))
+    eq(mem[1:], [(a, "skip", "skipped: the provider timed out on 'save'") for a in
+                 ("list", "inject", "forget", "list", "compact_append", "standing_prompt", "write", "search")])
+    eq(code, 1)
