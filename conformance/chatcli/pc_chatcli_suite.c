@@ -252,8 +252,7 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 			f, "PC-CHAT-007", e->file,
 			"'%s' registers as \"%s\", a builtin of the interactive CLI",
 			e->file, nm);
-	if (mentions_stdin(m->usage) ||
-	    mentions_stdin(m->description))
+	if (mentions_stdin(m->usage) || mentions_stdin(m->description))
 		pc_findings_add(f, "PC-CHAT-044", e->file,
 				"the metadata of '%s' mentions stdin", e->file);
 }
@@ -309,7 +308,9 @@ static void check_signature(struct ctx *c, const struct pc_chatcli_entry *e)
 		id = "PC-CHAT-053";
 	else
 		id = "PC-CHAT-052";
-	pc_findings_add(&c->r->findings, id, e->file, "%s: %s", e->file, err);
+	/* the location already names the file; the message is the host's
+	 * error text byte for byte (G5, D11) */
+	pc_findings_add(&c->r->findings, id, e->file, "%s", err);
 	add_case(c, e->file, "signature", err, id);
 	free(err);
 }
@@ -360,26 +361,25 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		goto out;
 	}
 	if (call.error)
-		pc_findings_add(f, id, e->file,
-				"%s (args %s) -> %s; output: %.200s", e->file,
+		pc_findings_add(f, id, e->file, "args %s -> %s; output: %.200s",
 				args, call.error, call.merged);
 	if (call.timed_out)
 		pc_findings_add(f, "PC-CHAT-042", e->file,
-				"%s (args %s): the host would block %lld ms%s",
-				e->file, args, (long long)call.duration_ms,
+				"args %s: the host would block %lld ms%s", args,
+				(long long)call.duration_ms,
 				call.capped ? " or more (plugcheck's cap)"
 					    : "");
 	if (call.leftover_processes)
 		pc_findings_add(f, "PC-CHAT-043", e->file,
-				"%s (args %s) left %d process(es)", e->file,
-				args, call.leftover_processes);
+				"args %s left %d process(es)", args,
+				call.leftover_processes);
 	if (call.merged_len > PC_CHATCLI_TRUNC_CAP)
 		pc_findings_add(f, "PC-CHAT-041", e->file,
-				"%s (args %s) printed %zu bytes", e->file, args,
+				"args %s printed %zu bytes", args,
 				call.merged_len);
 	else if (call.merged_len >= PC_CHATCLI_COMPRESS_MIN)
 		pc_findings_add(f, "PC-CHAT-040", e->file,
-				"%s (args %s) printed %zu bytes", e->file, args,
+				"args %s printed %zu bytes", args,
 				call.merged_len);
 	add_case(c, e->file, what, call.error, call.error ? id : NULL);
 	pc_chatcli_call_release(&call);

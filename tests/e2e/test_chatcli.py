@@ -204,3 +204,17 @@ def test_host_flag_forces_the_contract(ctx):
     d = ctx.plugin("cat", {"name": "cat", "version": "1.0.0"})
     code, out = ctx.json("lint", d)
     eq(out["contract"], "catalyst")
+
+
+def test_signature_finding_names_the_file_once(ctx):
+    # regression: the finding printed "hello: hello: plugin signature file
+    # not found"; the location names the file, the message is the host's
+    # G5 text byte for byte
+    p = sh_plugin(ctx, "hello", '{"name":"@hello","description":"d","usage":"u","version":"1"}')
+    code, out, _ = ctx.run("lint", p, env=env(ctx))
+    eq(code, 3, out)
+    assert "PC-CHAT-050 [G5] hello: plugin signature file not found\n" in out, out
+    assert "hello: hello:" not in out, out
+    code, out = ctx.json("lint", p, env=env(ctx))
+    f = [x for x in out["findings"] if x["id"] == "PC-CHAT-050"][0]
+    eq(f["message"], "plugin signature file not found")
