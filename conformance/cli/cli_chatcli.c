@@ -30,12 +30,16 @@ static const char check_usage[] =
 	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage, 3 not loaded.\n";
 
 static const char fire_usage[] =
-	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE]\n"
+	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE |\n"
+	"                                --call REPLY | --call-file FILE]\n"
 	"                           [--workspace DIR] [--format human|json]\n\n"
 	"Run one model call as ChatCLI does: TEXT is the tool call's args value\n"
-	"as the model wrote it; it becomes argv (spec §4), the plugin runs with\n"
-	"stdin at EOF and the full environment (CHATCLI_AGENT_PLUGIN_TIMEOUT\n"
-	"applies), and the merged stdout/stderr is what the model receives.\n";
+	"as the model wrote it (after attribute decoding); REPLY is the model's\n"
+	"whole reply, e.g. '<tool_call name=\"@x\" args=\"run --n 1\" />', from\n"
+	"which the host's parser takes the first call (spec §4 A1-A3). The args\n"
+	"become argv (A4-A8), the plugin runs with stdin at EOF and the full\n"
+	"environment (CHATCLI_AGENT_PLUGIN_TIMEOUT applies), and the merged\n"
+	"stdout/stderr is what the model receives.\n";
 
 char *pc_chatcli_default_keys(void)
 {
@@ -323,46 +327,85 @@ static void live_line(void *ctx, bool is_err, const char *line, size_t n)
 	fprintf(stderr, "%s%.*s\n", is_err ? "ERR: " : "", (int)n, line);
 }
 
-static void print_call_json(const struct pc_strvec *argv, bool parsed,
-			    const struct pc_chatcli_call *c, const char *perr)
+/* What fire call ran: the parsed call (--call) and the verdict. */
+struct fired {
+	const struct pc_chatcli_tool_calls *calls; /* NULL: --args */
+	const struct pc_strvec *argv;
+	bool parsed;
+	const struct pc_chatcli_call *c;
+	const char *perr;
+	bool compression;
+};
+
+static void print_call_json(const struct fired *f)
 {
 	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+	const struct pc_chatcli_call *c = f->c;
 
-	for (size_t i = 0; i < argv->nr; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(argv->v[i]));
-	if (parsed)
+	if (f->calls) {
+		cJSON *k = cJSON_CreateObject();
+
+		if (f->calls->nr) {
+			cJSON_AddStringToObject(k, "name", f->calls->v[0].name);
+			cJSON_AddStringToObject(k, "args", f->calls->v[0].args);
+			cJSON_AddStringToObject(k, "form", f->calls->v[0].form);
+			cJSON_AddItemToObject(o, "call", k);
+		} else {
+			cJSON_Delete(k);
+			cJSON_AddNullToObject(o, "call");
+		}
+		cJSON_AddNumberToObject(o, "calls", (double)f->calls->nr);
+	}
+	for (size_t i = 0; i < f->argv->nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(f->argv->v[i]));
+	if (f->parsed)
 		cJSON_AddItemToObject(o, "argv", a);
 	else {
 		cJSON_Delete(a);
 		cJSON_AddNullToObject(o, "argv");
 	}
-	cJSON_AddStringToObject(o, "output", perr ? perr : c->output);
+	cJSON_AddStringToObject(o, "output", f->perr ? f->perr : c->output);
 	add_str_or_null(o, "error",
-			perr ? perr + strlen("Args parsing error: ")
-			     : c->error);
+			f->perr ? f->perr + strlen("Args parsing error: ")
+				: c->error);
+	cJSON_AddBoolToObject(o, "compression", f->compression);
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	cJSON_AddNumberToObject(o, "leftover_processes", c->leftover_processes);
 	pc_cli_print_json(o);
 }
 
-static void print_call_human(const struct pc_strvec *argv, bool parsed,
-			     const struct pc_chatcli_call *c, const char *perr)
+static void print_call_human(const struct fired *f)
 {
 	cJSON *a = cJSON_CreateArray();
+	const struct pc_chatcli_call *c = f->c;
 	char *s;
 
-	for (size_t i = 0; i < argv->nr; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(argv->v[i]));
+	for (size_t i = 0; i < f->argv->nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(f->argv->v[i]));
 	s = cJSON_PrintUnformatted(a);
-	if (perr) {
-		printf("not run: %s\n", perr);
+	if (f->calls && f->calls->nr)
+		printf("call: %s (%s) args: %s%s\n", f->calls->v[0].name,
+		       f->calls->v[0].form, f->calls->v[0].args,
+		       f->calls->nr > 1 ? " (the first of several; the host "
+					  "runs them in order, stopping at "
+					  "the first error)"
+					: "");
+	if (f->perr) {
+		printf("not run: %s\n", f->perr);
+	} else if (!f->parsed) {
+		printf("not run: no tool call in the reply\n");
 	} else {
-		printf("argv: %s\n%s: %lld ms%s\n", parsed ? s : "-",
+		printf("argv: %s\n%s: %lld ms%s\n", f->parsed ? s : "-",
 		       c->error ? c->error : "ok", (long long)c->duration_ms,
 		       c->capped ? " (stopped at plugcheck's cap)" : "");
 		if (c->leftover_processes)
 			printf("leftover processes killed: %d\n",
 			       c->leftover_processes);
+		if (f->compression)
+			printf("note: %zu bytes reach the host's compression "
+			       "threshold; the model may get a compressed view "
+			       "(not reproduced) instead of the text below\n",
+			       c->merged_len);
 		printf("--- what the model receives (%zu bytes) ---\n%s\n",
 		       c->output_len, c->output);
 	}
@@ -375,6 +418,8 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "args", required_argument, NULL, 'a' },
 		{ "args-file", required_argument, NULL, 'A' },
+		{ "call", required_argument, NULL, 'c' },
+		{ "call-file", required_argument, NULL, 'C' },
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -383,53 +428,83 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	struct pc_buf file = PC_BUF_INIT(64 << 20);
 	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
+	struct pc_chatcli_tool_calls calls = PC_CHATCLI_TOOL_CALLS_INIT;
 	struct pc_strvec av = PC_STRVEC_INIT;
-	const char *args = "", *ws = NULL;
+	struct fired fd = { 0 };
+	const char *args = "", *reply = NULL, *ws = NULL;
 	char *perr = NULL, *abs;
-	int fmt = PC_FMT_HUMAN, ch, rc = PC_EXIT_OK;
+	int fmt = PC_FMT_HUMAN, ch, rc = PC_EXIT_OK, sources = 0;
+	bool ran = false;
 
 	optind = 2;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(fire_usage, stdout);
 			return PC_EXIT_OK;
-		} else if (ch == 'a') {
-			args = optarg;
-		} else if (ch == 'A' &&
+		} else if (ch == 'a' || ch == 'c') {
+			*(ch == 'a' ? &args : &reply) = optarg;
+			sources++;
+		} else if ((ch == 'A' || ch == 'C') && !file.len &&
 			   !pc_fs_read_capped(optarg, &file, NULL)) {
-			args = pc_buf_cstr(&file);
+			*(ch == 'A' ? &args : &reply) = pc_buf_cstr(&file);
+			sources++;
 		} else if (ch == 'w') {
 			ws = optarg;
 		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
+			if (ch == 'A' || ch == 'C')
+				fprintf(stderr, "plugcheck: cannot read %s\n",
+					optarg);
 			fputs(fire_usage, stderr);
 			pc_buf_release(&file);
 			return PC_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - 1 || sources > 1) {
 		fputs(fire_usage, stderr);
 		pc_buf_release(&file);
 		return PC_EXIT_USAGE;
 	}
 	abs = pc_fs_absolute(argv[optind]);
-	if (!pc_chatcli_args_to_argv(args, &av, &perr)) {
+	if (reply) {
+		fd.calls = &calls;
+		if (!pc_chatcli_parse_calls(reply, &calls))
+			fprintf(stderr,
+				"plugcheck: no tool call in the reply: the host "
+				"runs nothing (spec chatcli.md A1)\n");
+	}
+	if ((!reply || calls.nr) &&
+	    !(reply ? pc_chatcli_recovered_to_argv(calls.v[0].args, &av, &perr)
+		    : pc_chatcli_args_to_argv(args, &av, &perr))) {
 		o.path = abs;
 		o.args = &av;
 		o.cwd = ws;
 		o.on_line = fmt == PC_FMT_HUMAN ? live_line : NULL;
 		if (pc_chatcli_call(&o, &c, NULL))
 			rc = PC_EXIT_INTERNAL;
+		ran = true;
 	}
+	if (!c.output)
+		c.output = pc_xstrdup("");
 	if (rc == PC_EXIT_OK) {
+		fd.argv = &av;
+		fd.parsed = ran;
+		fd.c = &c;
+		fd.perr = perr;
+		fd.compression =
+			ran && !c.error &&
+			pc_chatcli_compression_applies(
+				c.merged_len, getenv("CHATCLI_COMPRESSION"),
+				getenv("CHATCLI_COMPRESSION_THRESHOLD"));
 		if (fmt == PC_FMT_JSON)
-			print_call_json(&av, !perr, &c, perr);
+			print_call_json(&fd);
 		else
-			print_call_human(&av, !perr, &c, perr);
-		rc = perr || c.error ? PC_EXIT_FINDINGS : PC_EXIT_OK;
+			print_call_human(&fd);
+		rc = !ran || c.error ? PC_EXIT_FINDINGS : PC_EXIT_OK;
 	}
 	free(perr);
 	free(abs);
 	pc_chatcli_call_release(&c);
+	pc_chatcli_tool_calls_release(&calls);
 	pc_strvec_release(&av);
 	pc_buf_release(&file);
 	return rc;

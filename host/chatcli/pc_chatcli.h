@@ -7,6 +7,11 @@
  * name (D5), and runs it with argv built from the model's call (§4, X1).
  * Signatures are checked only at reload (G7).
  *
+ * The model's side: pc_chatcli_parse_calls() takes the model's reply to
+ * tool calls (A1-A3); each call's args then go through
+ * pc_chatcli_recovered_to_argv() (A4-A8). pc_chatcli_args_to_argv() does
+ * A3-A8 for an args value given directly.
+ *
  * Caller protocol for one plugin file:
  *   1. pc_chatcli_sig_verify() - the G5 decision (may skip the file);
  *   2. pc_chatcli_probe() - `--metadata` then `--schema` (M1-M5, S1-S2);
@@ -21,10 +26,12 @@
  *   - calls that a background process stretches past the deadline (X6)
  *     are followed up to a hard cap, then reported as capped;
  *   - every leftover process is killed after the verdict (pc_proc sweep).
- * Not reproduced: O1 content-aware compression (only flagged by
- * conformance), the `/coder`-mode rules A5 and the @coder fixes of A4, the
- * "aggressive" object-literal rewrite of A3, HTML named entities other
- * than amp, lt, gt, quot, apos and nbsp (A4).
+ * Not reproduced: O1 content-aware compression (the spec leaves its
+ * output undefined, §16; pc_chatcli_compression_applies says when it
+ * would engage), the `/coder`-mode rules A5 and the @coder fixes of A4,
+ * HTML named entities other than amp, lt, gt, quot, apos and nbsp (A2,
+ * A4), Unicode case folding and Unicode letters in A1/A3 (ASCII only;
+ * bytes >= 0x80 count as letters in A3 keys).
  *
  * Strings returned by this module are new heap strings the caller frees
  * with free(); structs are released with their _release function. Nothing
@@ -117,6 +124,63 @@ void pc_chatcli_meta_release(struct pc_chatcli_meta *m);
 int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
 			    char **error);
 
+/* pc_chatcli_recover_args - A3 JSON recovery as the tool-call parser
+ * applies it to every call: `args` (borrowed, NULL = "") is returned
+ * unchanged when it is blank or valid JSON; otherwise, in order, single
+ * quotes -> double quotes, unquoted keys quoted, both, trailing commas
+ * removed, plain-string wrapping ({"file":"main.go"}) when `tool` (the
+ * call's name, may be NULL) is one of the host's builtin tool names, and
+ * the "aggressive" `{key: value, ...}` rewrite (json.Marshal of the loose
+ * pairs, so a value that is not JSON - e.g. an object with a raw line
+ * break in a string - becomes a string). The first candidate that is
+ * valid JSON wins; none: `args` unchanged. Returns a new string. */
+char *pc_chatcli_recover_args(const char *tool, const char *args);
+
+/* pc_chatcli_recovered_to_argv - as pc_chatcli_args_to_argv without the
+ * A3 recovery (for args that already went through it, e.g. from
+ * pc_chatcli_parse_calls): A4, A6-A8. Same returns and errors. */
+int pc_chatcli_recovered_to_argv(const char *args, struct pc_strvec *argv,
+				 char **error);
+
+/* --- the model's text -> tool calls (A1, A2) -------------------------- */
+
+/* One call the host extracts from the model's reply. */
+struct pc_chatcli_tool_call {
+	char *name; /* the name attribute (trimmed), as the host looks it up */
+	char *args; /* A2-decoded, then A3-recovered ("" when absent) */
+	char *raw;  /* the text the call was read from */
+	const char *form; /* static: "tag", "json", "fenced" or "bracket" */
+};
+
+struct pc_chatcli_tool_calls {
+	struct pc_chatcli_tool_call *v;
+	size_t nr;
+};
+
+#define PC_CHATCLI_TOOL_CALLS_INIT \
+	{                          \
+		NULL, 0            \
+	}
+
+/* pc_chatcli_parse_calls - ParseToolCalls (A1, A2, A3) over the model's
+ * reply `text` (borrowed, NUL-terminated): `<tool_call .../>`,
+ * `<tool_call ...>...</tool_call>` and the `<tool>` alias (tag names
+ * case-insensitive, attributes in any order, quoted with ' or " - a
+ * backslash escapes only that quote or a backslash - or unquoted and then
+ * HTML-unescaped; a call without a name attribute is skipped), then JSON
+ * objects in the prose ({"tool_call"|"name"|"tool":"@x","args"|
+ * "arguments":...}; objects with url, title+snippet or type+error are
+ * ignored; a non-@ name only as "coder"; {"cmd":"read",...} as an
+ * implicit @coder) unless they repeat a tag call; when nothing matched,
+ * ```-fenced blocks; when still nothing, `[tool: @x ARGS]` (an @ is
+ * added). Every call's args then go through pc_chatcli_recover_args with
+ * the call's name. Appends to *out in document order of each pass and
+ * returns the number of calls found (0: the host runs nothing). ASCII
+ * case folding only. Release with pc_chatcli_tool_calls_release. */
+size_t pc_chatcli_parse_calls(const char *text,
+			      struct pc_chatcli_tool_calls *out);
+void pc_chatcli_tool_calls_release(struct pc_chatcli_tool_calls *c);
+
 /* --- execution (X1-X8, O1) -------------------------------------------- */
 
 /* pc_chatcli_timeout_ms - X5: CHATCLI_AGENT_PLUGIN_TIMEOUT parsed as a Go
@@ -129,6 +193,22 @@ int64_t pc_chatcli_timeout_ms(const char *value);
  * + "\n\n... [TRUNCATED N chars omitted, 6000 kept] ...\n\n" + tail 1000;
  * *out_len (may be NULL) gets its length. */
 char *pc_chatcli_truncate(const char *p, size_t n, size_t *out_len);
+
+/* pc_chatcli_compress_threshold - O1: the byte count from which the
+ * host's compression layer looks at a successful output, from
+ * CHATCLI_COMPRESSION_THRESHOLD `value` (may be NULL): a decimal integer
+ * > 0 is used; unset, unparsable, negative or 0 give 4000. */
+size_t pc_chatcli_compress_threshold(const char *value);
+
+/* pc_chatcli_compression_applies - O1 step 1: true when the host hands a
+ * successful output of `len` bytes to its content-aware compression
+ * (CHATCLI_COMPRESSION `mode`, may be NULL: anything but off, none or
+ * disabled enables it; `threshold` as above) - i.e. len >= threshold.
+ * The compressed text itself is not reproduced (spec §16): the model
+ * may then receive a reduced view with a <<ccr:KEY>> marker instead of
+ * the bytes pc_chatcli_truncate gives. */
+bool pc_chatcli_compression_applies(size_t len, const char *mode,
+				    const char *threshold);
 
 /* pc_chatcli_line_fn - a live line as the host's UI callback sees it
  * (X7): `is_err` lines are shown with "ERR: " by the host. */

@@ -6,6 +6,7 @@
 
 #include "pc_buf.h"
 #include "pc_chatcli.h"
+#include "pc_chatcli_impl.h"
 #include "pc_xalloc.h"
 
 static char *trim_dup(const char *s, size_t n)
@@ -131,11 +132,368 @@ static char *fix_trailing_commas(const char *in)
 	return pc_buf_detach(&b, NULL);
 }
 
-/* recover_args - A3; returns a new string (the input when nothing fits). */
-static char *recover_args(const char *args)
-{
-	char *t = trim_dup(args, strlen(args)), *f, *g;
+/* --- A3 "aggressive" object-literal rewrite (attempt 7) ----------------- */
 
+/* ident_ok - Go's isIdentifier: letters, digits, '_' and '-', not starting
+ * with a digit. Bytes >= 0x80 count as letters (an approximation of
+ * unicode.IsLetter for non-ASCII keys). */
+static bool ident_ok(const char *s, size_t n)
+{
+	if (!n || isdigit((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!isalnum(c) && c != '_' && c != '-' && c < 0x80)
+			return false;
+	}
+	return true;
+}
+
+/* trim_set - bounds of s[0..n) without leading/trailing bytes of `set`. */
+static void trim_set(const char **s, size_t *n, const char *set)
+{
+	while (*n && strchr(set, (*s)[0]))
+		(*s)++, (*n)--;
+	while (*n && strchr(set, (*s)[*n - 1]))
+		(*n)--;
+}
+
+#define WS " \t\r\n\v\f"
+
+/* looks_like_object_literal - `{key: value, ...}` with at least one
+ * identifier before a colon (plain comma split, first colon). */
+static bool looks_like_object_literal(const char *t)
+{
+	size_t n = strlen(t);
+	const char *p, *end;
+	int kv = 0;
+
+	if (n < 3 || t[0] != '{' || t[n - 1] != '}')
+		return false;
+	end = t + n - 1;
+	if (!memchr(t + 1, ':', (size_t)(end - t - 1)))
+		return false;
+	for (p = t + 1; p <= end;) {
+		const char *q = memchr(p, ',', (size_t)(end - p));
+		const char *pe = q ? q : end, *c, *k = p;
+		size_t pn = (size_t)(pe - p), kn;
+
+		trim_set(&k, &pn, WS);
+		c = memchr(k, ':', pn);
+		if (c && c > k) {
+			kn = (size_t)(c - k);
+			trim_set(&k, &kn, WS);
+			trim_set(&k, &kn, "\"'");
+			kv += ident_ok(k, kn);
+		}
+		p = pe + 1;
+	}
+	return kv > 0;
+}
+
+/* split_top - split s[0..n) on commas outside quotes and brackets. */
+static void split_top(const char *s, size_t n, struct pc_strvec *out)
+{
+	struct pc_buf cur = PC_BUF_INIT(PC_BUF_NOCAP);
+	bool sq = false, dq = false;
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if ((sq || dq) && c == '\\' && i + 1 < n) {
+			pc_buf_add(&cur, s + i, 2);
+			i++;
+			continue;
+		}
+		if (dq || sq) {
+			if ((dq && c == '"') || (sq && c == '\''))
+				dq = sq = false;
+		} else if (c == '"') {
+			dq = true;
+		} else if (c == '\'') {
+			sq = true;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			pc_strvec_push(out, pc_buf_cstr(&cur));
+			pc_buf_reset(&cur);
+			continue;
+		}
+		pc_buf_addch(&cur, c);
+	}
+	if (cur.len)
+		pc_strvec_push(out, pc_buf_cstr(&cur));
+	pc_buf_release(&cur);
+}
+
+static long colon_outside_quotes(const char *s)
+{
+	bool sq = false, dq = false;
+
+	for (size_t i = 0; s[i]; i++) {
+		if ((sq || dq) && s[i] == '\\' && s[i + 1]) {
+			i++;
+		} else if (dq || sq) {
+			if ((dq && s[i] == '"') || (sq && s[i] == '\''))
+				dq = sq = false;
+		} else if (s[i] == '"') {
+			dq = true;
+		} else if (s[i] == '\'') {
+			sq = true;
+		} else if (s[i] == ':') {
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* loose_value - Go's parseLooseValue: JSON if it parses, a single-quoted
+ * string's inside, true/false/null/none (any case), else the text. */
+static cJSON *loose_value(const char *v, size_t n)
+{
+	char *t = trim_dup(v, n), *low;
+	cJSON *j;
+	size_t tn = strlen(t);
+
+	if (!tn) {
+		free(t);
+		return cJSON_CreateString("");
+	}
+	if ((j = pc_chatcli_json_parse(t, tn, NULL)) != NULL) {
+		free(t);
+		return j;
+	}
+	if (tn >= 2 && t[0] == '\'' && t[tn - 1] == '\'') {
+		t[tn - 1] = '\0';
+		j = cJSON_CreateString(t + 1);
+		free(t);
+		return j;
+	}
+	low = pc_xstrdup(t);
+	for (char *c = low; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	j = !strcmp(low, "true")    ? cJSON_CreateTrue()
+	    : !strcmp(low, "false") ? cJSON_CreateFalse()
+	    : !strcmp(low, "null") || !strcmp(low, "none")
+		    ? cJSON_CreateNull()
+		    : cJSON_CreateString(t);
+	free(low);
+	free(t);
+	return j;
+}
+
+/* aggressive_fix - rebuild `{k: v, ...}` as a JSON object (keys sorted,
+ * last duplicate wins, by json.Marshal); NULL when nothing was found. */
+static char *aggressive_fix(const char *t)
+{
+	size_t n = strlen(t);
+	struct pc_strvec parts = PC_STRVEC_INIT;
+	cJSON *o;
+	char *out = NULL;
+
+	if (n < 3 || t[0] != '{' || t[n - 1] != '}')
+		return NULL;
+	split_top(t + 1, n - 2, &parts);
+	o = cJSON_CreateObject();
+	for (size_t i = 0; i < parts.nr; i++) {
+		char *part = trim_dup(parts.v[i], strlen(parts.v[i]));
+		long c = colon_outside_quotes(part);
+		const char *k = part;
+		size_t kn = c < 0 ? 0 : (size_t)c;
+		char *key;
+
+		if (*part && c >= 0) {
+			trim_set(&k, &kn, WS);
+			trim_set(&k, &kn, "\"'");
+			key = pc_xmemdup(k, kn);
+			cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+			cJSON_AddItemToObject(
+				o, key,
+				loose_value(part + c + 1,
+					    strlen(part + c + 1)));
+			free(key);
+		}
+		free(part);
+	}
+	if (cJSON_GetArraySize(o) > 0)
+		out = pc_chatcli_go_marshal(o);
+	cJSON_Delete(o);
+	pc_strvec_release(&parts);
+	return out;
+}
+
+/* --- A3 plain-string wrapping for known tool names (attempt 6) ----------- */
+
+static const char *const cli_subcommands[] = {
+	"read",	    "write",   "patch",	      "tree",	    "search",
+	"exec",	    "test",    "rollback",    "clean",	    "git-status",
+	"git-diff", "git-log", "git-changed", "git-branch", NULL
+};
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/* looks_like_cli - Go's looksLikeCLIArgs: two or more fields and a later
+ * one is a flag (`--x`, or `-x` of two bytes), or the first field is a
+ * known @coder subcommand (any case). */
+static bool looks_like_cli(const char *s)
+{
+	struct pc_strvec f = PC_STRVEC_INIT;
+	struct pc_buf tok = PC_BUF_INIT(PC_BUF_NOCAP);
+	bool yes = false;
+
+	for (size_t i = 0;; i++) {
+		if (!s[i] || strchr(WS, s[i])) {
+			if (tok.len)
+				pc_strvec_push(&f, pc_buf_cstr(&tok));
+			pc_buf_reset(&tok);
+			if (!s[i])
+				break;
+		} else {
+			pc_buf_addch(&tok, s[i]);
+		}
+	}
+	pc_buf_release(&tok);
+	for (size_t i = 1; f.nr >= 2 && i < f.nr && !yes; i++)
+		yes = !strncmp(f.v[i], "--", 2) ||
+		      (f.v[i][0] == '-' && strlen(f.v[i]) == 2);
+	if (f.nr >= 2 && !yes) {
+		for (char *c = f.v[0]; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		yes = in_list(cli_subcommands, f.v[0]);
+	}
+	pc_strvec_release(&f);
+	return yes;
+}
+
+static const char *wrap_field(const char *tool)
+{
+	static const char *const map[] = { "read_file",
+					   "file",
+					   "write_file",
+					   "file",
+					   "patch_file",
+					   "file",
+					   "list_directory",
+					   "dir",
+					   "search_files",
+					   "term",
+					   "run_command",
+					   "cmd",
+					   "git_status",
+					   "dir",
+					   "git_diff",
+					   "dir",
+					   "git_log",
+					   "dir",
+					   "git_changed",
+					   "dir",
+					   "git_branch",
+					   "dir",
+					   "run_tests",
+					   "dir",
+					   "rollback_file",
+					   "file",
+					   "clean_backups",
+					   "dir",
+					   "read",
+					   "file",
+					   "write",
+					   "file",
+					   "patch",
+					   "file",
+					   "tree",
+					   "dir",
+					   "search",
+					   "term",
+					   "exec",
+					   "cmd",
+					   "git-status",
+					   "dir",
+					   "git-diff",
+					   "dir",
+					   "git-log",
+					   "dir",
+					   "git-changed",
+					   "dir",
+					   "git-branch",
+					   "dir",
+					   "test",
+					   "dir",
+					   "rollback",
+					   "file",
+					   "clean",
+					   "dir",
+					   "@coder",
+					   "cmd",
+					   "coder",
+					   "cmd",
+					   "bash",
+					   "command",
+					   "shell",
+					   "command",
+					   "Bash",
+					   "command",
+					   "Read",
+					   "file_path",
+					   "Write",
+					   "file_path",
+					   "Glob",
+					   "pattern",
+					   "Grep",
+					   "pattern",
+					   "Edit",
+					   "file_path",
+					   NULL };
+	char *low;
+	const char *found = NULL;
+
+	for (size_t i = 0; map[i]; i += 2)
+		if (!strcmp(map[i], tool))
+			return map[i + 1];
+	low = pc_xstrdup(tool);
+	for (char *c = low; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	for (size_t i = 0; map[i] && !found; i += 2)
+		if (!strcmp(map[i], low))
+			found = map[i + 1];
+	free(low);
+	return found;
+}
+
+/* wrap_plain - attempt 6: {"<field>":"<value>"} for a plain value sent to
+ * a tool whose name maps to a primary field; NULL otherwise. */
+static char *wrap_plain(const char *tool, const char *t)
+{
+	const char *field;
+	cJSON *o;
+	char *out;
+
+	if (!tool || !*t || t[0] == '{' || t[0] == '[' || looks_like_cli(t) ||
+	    !(field = wrap_field(tool)))
+		return NULL;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, field, t);
+	out = pc_chatcli_go_marshal(o);
+	cJSON_Delete(o);
+	return out;
+}
+
+char *pc_chatcli_recover_args(const char *tool, const char *args)
+{
+	char *t, *f, *g;
+
+	args = args ? args : "";
+	t = trim_dup(args, strlen(args));
 	if (!*t || go_valid(t)) {
 		free(t);
 		return pc_xstrdup(args);
@@ -155,6 +513,12 @@ static char *recover_args(const char *args)
 	}
 	free(f);
 	if ((f = fix_trailing_commas(t)) && go_valid(f))
+		goto out;
+	free(f);
+	if ((f = wrap_plain(tool, t)) != NULL)
+		goto out;
+	if (looks_like_object_literal(t) && (f = aggressive_fix(t)) &&
+	    go_valid(f))
 		goto out;
 	free(f);
 	free(t);
@@ -224,7 +588,7 @@ static size_t html_entity(const char *s, struct pc_buf *b)
 	return 0;
 }
 
-static char *html_unescape(const char *s)
+char *pc__chatcli_html_unescape(const char *s)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
@@ -525,7 +889,7 @@ static void step(char **s, char *(*f)(const char *))
 
 static char *sanitize(const char *raw)
 {
-	char *s = html_unescape(raw), *u, *t;
+	char *s = pc__chatcli_html_unescape(raw), *u, *t;
 
 	step(&s, normalize_newlines);
 	step(&s, line_continuations);
@@ -902,11 +1266,10 @@ static int dispatch(const char *line, struct pc_strvec *argv, char **error)
 	return rc;
 }
 
-int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
-			    char **error)
+int pc_chatcli_recovered_to_argv(const char *args, struct pc_strvec *argv,
+				 char **error)
 {
-	char *rec = recover_args(args ? args : "");
-	char *san = sanitize(rec);
+	char *san = sanitize(args ? args : "");
 	struct pc_strvec out = PC_STRVEC_INIT;
 	int rc;
 
@@ -915,7 +1278,16 @@ int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
 	for (size_t i = 0; !rc && i < out.nr; i++)
 		pc_strvec_push(argv, out.v[i]);
 	pc_strvec_release(&out);
-	free(rec);
 	free(san);
+	return rc;
+}
+
+int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
+			    char **error)
+{
+	char *rec = pc_chatcli_recover_args(NULL, args);
+	int rc = pc_chatcli_recovered_to_argv(rec, argv, error);
+
+	free(rec);
 	return rc;
 }

@@ -403,3 +403,29 @@ void pc_chatcli_probe_release(struct pc_chatcli_probe *p)
 	run_release(&p->schema_run);
 	memset(p, 0, sizeof(*p));
 }
+
+size_t pc_chatcli_compress_threshold(const char *value)
+{
+	char *end;
+	long long n;
+
+	if (!value || !*value)
+		return PC_CHATCLI_COMPRESS_MIN;
+	errno = 0;
+	n = strtoll(value, &end, 10);
+	if (errno || *end || n <= 0 ||
+	    !(isdigit((unsigned char)value[0]) ||
+	      ((value[0] == '+' || value[0] == '-') &&
+	       isdigit((unsigned char)value[1]))))
+		return PC_CHATCLI_COMPRESS_MIN;
+	return (size_t)n;
+}
+
+bool pc_chatcli_compression_applies(size_t len, const char *mode,
+				    const char *threshold)
+{
+	if (mode && (!strcmp(mode, "off") || !strcmp(mode, "none") ||
+		     !strcmp(mode, "disabled")))
+		return false;
+	return len >= pc_chatcli_compress_threshold(threshold);
+}

@@ -218,3 +218,31 @@ def test_signature_finding_names_the_file_once(ctx):
     code, out = ctx.json("lint", p, env=env(ctx))
     f = [x for x in out["findings"] if x["id"] == "PC-CHAT-050"][0]
     eq(f["message"], "plugin signature file not found")
+
+
+def test_fire_call_from_the_models_reply(ctx):
+    # A1/A2: --call takes the model's whole reply; the attribute is decoded
+    # as the host does (quoted values keep &quot; for A4 to unescape)
+    exe = c_plugin(ctx)
+    code, out = ctx.json("fire", "call", exe, "--call",
+                         'Running it now.\n<tool_call name="@argv-echo" args="show --text &quot;a b&quot;" />')
+    eq(code, 0, out)
+    eq(out["call"], {"name": "@argv-echo", "args": "show --text &quot;a b&quot;", "form": "tag"})
+    eq(out["calls"], 1)
+    eq(out["argv"], ["show", "--text", "a b"])
+    eq(out["compression"], False)
+    # the bracket shorthand, with the @ the host adds
+    code, out = ctx.json("fire", "call", exe, "--call", '[tool: argv-echo {"cmd":"show","args":{"n":1}}]')
+    eq(out["call"]["name"], "@argv-echo")
+    eq(out["argv"], ["show", "--n", "1"])
+    # A3's aggressive rewrite: a raw line break drops the args object
+    code, out = ctx.json("fire", "call", exe, "--call",
+                         "<tool name='@argv-echo' args='{\"cmd\":\"show\",\"args\":{\"t\":\"l1\nl2\"}}'/>")
+    eq(out["argv"], ["show"])
+    # no call in the reply: nothing runs
+    code, out = ctx.json("fire", "call", exe, "--call", "I would call <tool_caller> here")
+    eq(code, 1)
+    eq(out["call"], None)
+    eq(out["argv"], None)
+    code, _, err = ctx.run("fire", "call", exe, "--call", "x", "--args", "y")
+    eq(code, 2, "--call and --args together")

@@ -105,9 +105,163 @@ static void args_match_every_a9_vector(void **state)
 		pc_strvec_release(&argv);
 		n++;
 	}
-	assert_int_equal(n, 51);
+	assert_int_equal(n, 52);
 	cJSON_Delete(vectors);
 	pc_buf_release(&b);
+}
+
+/* --- A1, A2: the model's reply to calls ----------------------------------- */
+
+/* argv_json - the argv a call's args give (A4-A8), as compact JSON, or
+ * the error text. New string. */
+static char *argv_json(const char *args)
+{
+	struct pc_strvec argv = PC_STRVEC_INIT;
+	char *error = NULL, *s;
+	cJSON *a;
+
+	if (pc_chatcli_recovered_to_argv(args, &argv, &error)) {
+		pc_strvec_release(&argv);
+		return error;
+	}
+	a = cJSON_CreateArray();
+	for (size_t i = 0; i < argv.nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(argv.v[i]));
+	s = cJSON_PrintUnformatted(a);
+	cJSON_Delete(a);
+	pc_strvec_release(&argv);
+	return s;
+}
+
+static void parse_calls_decodes_tags_as_the_host(void **state)
+{
+	/* reply -> number of calls, first call's name, form, args (after A2
+	 * and A3) and the argv they give. A9's attribute-level vector and
+	 * the tag variants that "all dispatch identically" are rows 1-6. */
+	static const struct {
+		const char *reply;
+		size_t n;
+		const char *name, *form, *args, *argv;
+	} t[] = {
+		{ "<tool_call name=\"@x\" args=\"x --a &quot;b c&quot;\" />", 1,
+		  "@x", "tag", "x --a &quot;b c&quot;", "[\"x\",\"--a\",\"b c\"]" },
+		{ "<tool name=\"@x\" args=\"x y\"/>", 1, "@x", "tag", "x y",
+		  "[\"x\",\"y\"]" },
+		{ "[tool: @x {\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}]", 1, "@x",
+		  "bracket", "{\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}",
+		  "[\"x\",\"--a\",\"b\"]" },
+		{ "ok {\"tool_call\":\"@x\",\"args\":{\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}}",
+		  1, "@x", "json", "{\"args\":{\"a\":\"b\"},\"cmd\":\"x\"}",
+		  "[\"x\",\"--a\",\"b\"]" },
+		{ "```xml\n<tool_call name=\"@x\" args='{\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}'/>\n```",
+		  1, "@x", "tag", "{\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}",
+		  "[\"x\",\"--a\",\"b\"]" },
+		{ "<TOOL_CALL args=\"x y\"\n name='@x'></tool_call>", 1, "@x",
+		  "tag", "x y", "[\"x\",\"y\"]" },
+		/* A2: backslash escapes only the quote and itself */
+		{ "<tool_call name='@x' args='say \\'hi\\' \\\\ \\n'/>", 1, "@x",
+		  "tag", "say 'hi' \\ \\n", "[\"say\",\"hi\",\"n\"]" },
+		/* '>' inside a quoted value; an unterminated quote takes the rest */
+		{ "<tool_call name=\"@x\" args=\"a>b\" />", 1, "@x", "tag", "a>b",
+		  "[\"a>b\"]" },
+		{ "<tool_call name=\"@x\" args=\"a b", 0, NULL, NULL, NULL, NULL },
+		{ "<tool_call name=\"@x\" args='a b >", 0, NULL, NULL, NULL,
+		  NULL },
+		/* unquoted values run to whitespace and are HTML-unescaped */
+		{ "<tool_call name=@x args=a&amp;b />", 1, "@x", "tag", "a&b",
+		  "[\"a&b\"]" },
+		/* no args -> empty argv; no name -> no call; not <tool_caller> */
+		{ "<tool_call name=\"@x\"/>", 1, "@x", "tag", "", "[]" },
+		{ "<tool_call args=\"x\"/>", 0, NULL, NULL, NULL, NULL },
+		{ "<tool_caller name=\"@x\" args=\"y\"/>", 0, NULL, NULL, NULL,
+		  NULL },
+		/* a name inside another attribute's value is skipped */
+		{ "<tool_call args=\"--name=z\" name=\"@x\"/>", 1, "@x", "tag",
+		  "--name=z", "[\"--name=z\"]" },
+		/* JSON forms: a name without @ is not a call except coder;
+		 * data-like objects are ignored; a JSON copy of a tag's args is
+		 * not a second call */
+		{ "{\"name\":\"x\",\"arguments\":\"a\"}", 0, NULL, NULL, NULL,
+		  NULL },
+		{ "{\"name\":\"@x\",\"arguments\":\"a b\"}", 1, "@x", "json",
+		  "a b", "[\"a\",\"b\"]" },
+		{ "{\"tool\":\"@x\",\"url\":\"u\",\"args\":\"a\"}", 0, NULL, NULL,
+		  NULL, NULL },
+		{ "{\"name\":\"coder\",\"args\":\"read --file a\"}", 1, "@coder",
+		  "json", "read --file a", "[\"read\",\"--file\",\"a\"]" },
+		{ "{\"cmd\":\"read\",\"args\":{\"file\":\"a\"}}", 1, "@coder",
+		  "json", "{\"args\":{\"file\":\"a\"},\"cmd\":\"read\"}",
+		  "[\"read\",\"--file\",\"a\"]" },
+		{ "<tool_call name=\"@x\" args='{\"tool_call\":\"@x\",\"args\":\"q\"}'/>",
+		  1, "@x", "tag", "{\"tool_call\":\"@x\",\"args\":\"q\"}",
+		  "[\"{\\\"args\\\":\\\"q\\\",\\\"tool_call\\\":\\\"@x\\\"}\"]" },
+		/* bracket shorthand: @ added, flat args, missing ']' */
+		{ "[tool_call: websearch search --q go]", 1, "@websearch",
+		  "bracket", "search --q go", "[\"search\",\"--q\",\"go\"]" },
+		{ "[tool: @tools]", 1, "@tools", "bracket", "", "[]" },
+		{ "[tool: @x {\"cmd\":\"y\"}", 1, "@x", "bracket",
+		  "{\"cmd\":\"y\"}", "[\"y\"]" },
+		{ "[tool docs]", 0, NULL, NULL, NULL, NULL },
+		/* A3 with the call's name: single quotes, and plain-string
+		 * wrapping only for the host's own tool names */
+		{ "<tool_call name=\"@x\" args=\"{'cmd':'x','args':{'q':'v w'}}\"/>",
+		  1, "@x", "tag", "{\"cmd\":\"x\",\"args\":{\"q\":\"v w\"}}",
+		  "[\"x\",\"--q\",\"v w\"]" },
+		{ "<tool_call name=\"@coder\" args=\"ls -la\"/>", 1, "@coder",
+		  "tag", "{\"cmd\":\"ls -la\"}", "[\"ls -la\"]" },
+		{ "<tool_call name=\"@x\" args=\"ls -la\"/>", 1, "@x", "tag",
+		  "ls -la", "[\"ls\",\"-la\"]" },
+		/* A3 aggressive rewrite: a raw line break in a JSON string turns
+		 * the args object into a string that is then dropped (A9) */
+		{ "<tool_call name=\"@x\" args='{\"cmd\":\"x\",\"args\":{\"a\":\"l1\nl2\"}}'/>",
+		  1, "@x", "tag",
+		  "{\"args\":\"{\\\"a\\\":\\\"l1\\nl2\\\"}\",\"cmd\":\"x\"}",
+		  "[\"x\"]" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		struct pc_chatcli_tool_calls c = PC_CHATCLI_TOOL_CALLS_INIT;
+		size_t n = pc_chatcli_parse_calls(t[i].reply, &c);
+		char *av;
+
+		if (n != t[i].n)
+			fail_msg("row %zu `%s`: %zu calls, want %zu", i,
+				 t[i].reply, n, t[i].n);
+		if (n) {
+			av = argv_json(c.v[0].args);
+			if (strcmp(c.v[0].name, t[i].name) ||
+			    strcmp(c.v[0].form, t[i].form) ||
+			    strcmp(c.v[0].args, t[i].args) ||
+			    strcmp(av, t[i].argv))
+				fail_msg("row %zu `%s`: got %s %s `%s` %s, want %s %s `%s` %s",
+					 i, t[i].reply, c.v[0].name,
+					 c.v[0].form, c.v[0].args, av,
+					 t[i].name, t[i].form, t[i].args,
+					 t[i].argv);
+			free(av);
+		}
+		pc_chatcli_tool_calls_release(&c);
+	}
+}
+
+static void parse_calls_keeps_document_order(void **state)
+{
+	struct pc_chatcli_tool_calls c = PC_CHATCLI_TOOL_CALLS_INIT;
+
+	(void)state;
+	assert_int_equal(
+		pc_chatcli_parse_calls(
+			"<tool name=\"@a\" args=\"1\"/> text <tool_call name=\"@b\" args=\"2\"></tool_call> {\"tool_call\":\"@c\",\"args\":\"3\"} [tool: @d 4]",
+			&c),
+		3);
+	assert_string_equal(c.v[0].name, "@a");
+	assert_string_equal(c.v[1].name, "@b");
+	assert_string_equal(c.v[2].name, "@c");
+	assert_string_equal(c.v[2].args, "3");
+	pc_chatcli_tool_calls_release(&c);
+	assert_int_equal(pc_chatcli_parse_calls("", &c), 0);
+	assert_int_equal(pc_chatcli_parse_calls(NULL, &c), 0);
 }
 
 static void go_float_formats_like_fmt_v(void **state)
@@ -539,6 +693,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(args_match_every_a9_vector),
+		T(parse_calls_decodes_tags_as_the_host),
+		T(parse_calls_keeps_document_order),
 		T(go_float_formats_like_fmt_v),
 		T(json_errors_are_go_texts),
 		T(metadata_decodes_as_go),
