@@ -144,7 +144,8 @@ static void parse_calls_decodes_tags_as_the_host(void **state)
 		const char *name, *form, *args, *argv;
 	} t[] = {
 		{ "<tool_call name=\"@x\" args=\"x --a &quot;b c&quot;\" />", 1,
-		  "@x", "tag", "x --a &quot;b c&quot;", "[\"x\",\"--a\",\"b c\"]" },
+		  "@x", "tag", "x --a &quot;b c&quot;",
+		  "[\"x\",\"--a\",\"b c\"]" },
 		{ "<tool name=\"@x\" args=\"x y\"/>", 1, "@x", "tag", "x y",
 		  "[\"x\",\"y\"]" },
 		{ "[tool: @x {\"cmd\":\"x\",\"args\":{\"a\":\"b\"}}]", 1, "@x",
@@ -159,18 +160,21 @@ static void parse_calls_decodes_tags_as_the_host(void **state)
 		{ "<TOOL_CALL args=\"x y\"\n name='@x'></tool_call>", 1, "@x",
 		  "tag", "x y", "[\"x\",\"y\"]" },
 		/* A2: backslash escapes only the quote and itself */
-		{ "<tool_call name='@x' args='say \\'hi\\' \\\\ \\n'/>", 1, "@x",
-		  "tag", "say 'hi' \\ \\n", "[\"say\",\"hi\",\"n\"]" },
-		/* '>' inside a quoted value; an unterminated quote takes the rest */
-		{ "<tool_call name=\"@x\" args=\"a>b\" />", 1, "@x", "tag", "a>b",
-		  "[\"a>b\"]" },
-		{ "<tool_call name=\"@x\" args=\"a b", 0, NULL, NULL, NULL, NULL },
+		{ "<tool_call name='@x' args='say \\'hi\\' \\\\ \\n'/>", 1,
+		  "@x", "tag", "say 'hi' \\ \\n", "[\"say\",\"hi\",\"n\"]" },
+		/* '>' inside a quoted value; an unterminated quote takes the
+		   rest */
+		{ "<tool_call name=\"@x\" args=\"a>b\" />", 1, "@x", "tag",
+		  "a>b", "[\"a>b\"]" },
+		{ "<tool_call name=\"@x\" args=\"a b", 0, NULL, NULL, NULL,
+		  NULL },
 		{ "<tool_call name=\"@x\" args='a b >", 0, NULL, NULL, NULL,
 		  NULL },
 		/* unquoted values run to whitespace and are HTML-unescaped */
 		{ "<tool_call name=@x args=a&amp;b />", 1, "@x", "tag", "a&b",
 		  "[\"a&b\"]" },
-		/* no args -> empty argv; no name -> no call; not <tool_caller> */
+		/* no args -> empty argv; no name -> no call; not <tool_caller>
+		 */
 		{ "<tool_call name=\"@x\"/>", 1, "@x", "tag", "", "[]" },
 		{ "<tool_call args=\"x\"/>", 0, NULL, NULL, NULL, NULL },
 		{ "<tool_caller name=\"@x\" args=\"y\"/>", 0, NULL, NULL, NULL,
@@ -185,10 +189,11 @@ static void parse_calls_decodes_tags_as_the_host(void **state)
 		  NULL },
 		{ "{\"name\":\"@x\",\"arguments\":\"a b\"}", 1, "@x", "json",
 		  "a b", "[\"a\",\"b\"]" },
-		{ "{\"tool\":\"@x\",\"url\":\"u\",\"args\":\"a\"}", 0, NULL, NULL,
-		  NULL, NULL },
-		{ "{\"name\":\"coder\",\"args\":\"read --file a\"}", 1, "@coder",
-		  "json", "read --file a", "[\"read\",\"--file\",\"a\"]" },
+		{ "{\"tool\":\"@x\",\"url\":\"u\",\"args\":\"a\"}", 0, NULL,
+		  NULL, NULL, NULL },
+		{ "{\"name\":\"coder\",\"args\":\"read --file a\"}", 1,
+		  "@coder", "json", "read --file a",
+		  "[\"read\",\"--file\",\"a\"]" },
 		{ "{\"cmd\":\"read\",\"args\":{\"file\":\"a\"}}", 1, "@coder",
 		  "json", "{\"args\":{\"file\":\"a\"},\"cmd\":\"read\"}",
 		  "[\"read\",\"--file\",\"a\"]" },
@@ -211,8 +216,9 @@ static void parse_calls_decodes_tags_as_the_host(void **state)
 		  "tag", "{\"cmd\":\"ls -la\"}", "[\"ls -la\"]" },
 		{ "<tool_call name=\"@x\" args=\"ls -la\"/>", 1, "@x", "tag",
 		  "ls -la", "[\"ls\",\"-la\"]" },
-		/* A3 aggressive rewrite: a raw line break in a JSON string turns
-		 * the args object into a string that is then dropped (A9) */
+		/* A3 aggressive rewrite: a raw line break in a JSON string
+		 * turns the args object into a string that is then dropped (A9)
+		 */
 		{ "<tool_call name=\"@x\" args='{\"cmd\":\"x\",\"args\":{\"a\":\"l1\nl2\"}}'/>",
 		  1, "@x", "tag",
 		  "{\"args\":\"{\\\"a\\\":\\\"l1\\nl2\\\"}\",\"cmd\":\"x\"}",
@@ -234,11 +240,11 @@ static void parse_calls_decodes_tags_as_the_host(void **state)
 			    strcmp(c.v[0].form, t[i].form) ||
 			    strcmp(c.v[0].args, t[i].args) ||
 			    strcmp(av, t[i].argv))
-				fail_msg("row %zu `%s`: got %s %s `%s` %s, want %s %s `%s` %s",
-					 i, t[i].reply, c.v[0].name,
-					 c.v[0].form, c.v[0].args, av,
-					 t[i].name, t[i].form, t[i].args,
-					 t[i].argv);
+				fail_msg(
+					"row %zu `%s`: got %s %s `%s` %s, want %s %s `%s` %s",
+					i, t[i].reply, c.v[0].name, c.v[0].form,
+					c.v[0].args, av, t[i].name, t[i].form,
+					t[i].args, t[i].argv);
 			free(av);
 		}
 		pc_chatcli_tool_calls_release(&c);
