@@ -2,17 +2,19 @@
  * (spec chatcli.md G1-G3, written in the §6.B format). */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pc_chatcli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
 
 static const char usage[] =
-	"usage: plugcheck sign EXE --key KEY [--output SIG]\n\n"
+	"usage: plugcheck sign EXE --key KEY [--output SIG] [--layout upstream|head]\n\n"
 	"Sign the ChatCLI plugin EXE with the PKCS#8 Ed25519 private key KEY\n"
 	"(from `plugcheck keygen`): Ed25519 over the SHA-256 of the whole file,\n"
-	"written to SIG (default EXE.sig) as one base64 line and three comment\n"
-	"lines.\n\n"
+	"written to SIG (default EXE.sig) as one base64 line and, in the newer\n"
+	"upstream tooling's layout (the default), three comment lines; `head`\n"
+	"writes the base64 line alone. The host at HEAD reads both (G3).\n\n"
 	"Exit: 0 signed, 1 a key or file error, 2 usage.\n";
 
 static int run(int argc, char **argv)
@@ -20,11 +22,13 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "key", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "layout", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pc_err err = PC_ERR_INIT;
 	const char *key = NULL, *out = NULL;
+	bool head = false;
 	int ch;
 
 	optind = 1;
@@ -36,6 +40,9 @@ static int run(int argc, char **argv)
 			key = optarg;
 		} else if (ch == 'o') {
 			out = optarg;
+		} else if (ch == 'l' && (!strcmp(optarg, "head") ||
+					 !strcmp(optarg, "upstream"))) {
+			head = !strcmp(optarg, "head");
 		} else {
 			fputs(usage, stderr);
 			return PC_EXIT_USAGE;
@@ -45,7 +52,8 @@ static int run(int argc, char **argv)
 		fputs(usage, stderr);
 		return PC_EXIT_USAGE;
 	}
-	if (pc_chatcli_sign(argv[optind], key, out, &err)) {
+	if ((head ? pc_chatcli_sign_head : pc_chatcli_sign)(argv[optind], key,
+							    out, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		return PC_EXIT_FINDINGS;
 	}

@@ -1,45 +1,202 @@
 /* cmd_verify.c - `plugcheck verify EXE`: ChatCLI's signature decision
- * (spec chatcli.md G5) with the host's exact texts. */
+ * (spec chatcli.md G5) with the host's exact texts, the newer upstream
+ * verifier's status (§6.B) and which on-disk formats the files use. */
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pc_chatcli.h"
 #include "pc_chatcli_cli.h"
+#include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
+#include "pc_fs.h"
 #include "pc_xalloc.h"
 
 static const char usage[] =
-	"usage: plugcheck verify EXE [--trusted-keys DIR]\n\n"
+	"usage: plugcheck verify EXE [--trusted-keys DIR] [--format human|json]\n\n"
 	"Decide as ChatCLI's loader does whether EXE (with EXE.sig) loads: the\n"
 	"trusted keys are DIR/*.pub (default $HOME/.chatcli/trusted-keys), and\n"
 	"CHATCLI_ALLOW_UNSIGNED_PLUGINS=true tolerates a missing signature or an\n"
 	"empty trust store. Prints \"verified\", \"allowed unsigned\" or the host's\n"
-	"error text.\n\n"
+	"error text, then the newer upstream verifier's status (§6.B), the .sig\n"
+	"layout (head: the signature line alone; upstream: with §6.B's comment\n"
+	"lines; other) and how each trusted key file is read.\n\n"
 	"Exit: 0 the host loads it, 1 the host skips it, 2 usage.\n";
+
+/* What verify found; strings owned. */
+struct found {
+	const char *path, *keys;
+	bool allow, loads;
+	char *error; /* the HEAD verdict's text, NULL when verified/allowed */
+	size_t nk;
+	const char *status; /* §6.B */
+	bool has_sig;
+	struct pc_chatcli_sig_info info;
+	char *digest;
+	cJSON *key_files; /* [{"file","format"}] */
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void read_keys(struct found *f)
+{
+	DIR *d = opendir(f->keys);
+	struct dirent *de;
+	struct pc_strvec names = PC_STRVEC_INIT;
+
+	f->key_files = cJSON_CreateArray();
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			pc_strvec_push(&names, de->d_name);
+	if (d)
+		closedir(d);
+	if (names.nr)
+		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	for (size_t i = 0; i < names.nr; i++) {
+		char *p = pc_fs_join(f->keys, names.v[i]);
+		struct pc_buf b = PC_BUF_INIT(1 << 20);
+		size_t len = strlen(names.v[i]);
+		const char *fmt = NULL;
+		cJSON *k;
+
+		if (len >= 4 && !strcmp(names.v[i] + len - 4, ".pub") &&
+		    !pc_fs_is_dir(p) && !pc_fs_read_capped(p, &b, NULL) &&
+		    !memchr(b.data ? b.data : "", '\0', b.len))
+			fmt = pc_chatcli_key_format(pc_buf_cstr(&b));
+		k = cJSON_CreateObject();
+		cJSON_AddStringToObject(k, "file", names.v[i]);
+		if (fmt)
+			cJSON_AddStringToObject(k, "format", fmt);
+		else
+			cJSON_AddNullToObject(k, "format");
+		cJSON_AddItemToArray(f->key_files, k);
+		pc_buf_release(&b);
+		free(p);
+	}
+	pc_strvec_release(&names);
+}
+
+static void inspect(struct found *f)
+{
+	char *sig = pc_xasprintf("%s.sig", f->path);
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+
+	f->status = pc_chatcli_sig_status(f->path, f->keys);
+	f->has_sig = !pc_fs_read_capped(sig, &b, NULL);
+	if (f->has_sig)
+		pc_chatcli_sig_info_parse(b.data ? b.data : "", b.len,
+					  &f->info);
+	f->digest = pc_chatcli_digest_hex(f->path);
+	read_keys(f);
+	pc_buf_release(&b);
+	free(sig);
+}
+
+static bool upstream_loads(const struct found *f)
+{
+	return !strcmp(f->status, "verified") ||
+	       (f->allow && (!strcmp(f->status, "unsigned") ||
+			     !strcmp(f->status, "unverifiable")));
+}
+
+static void print_human(const struct found *f)
+{
+	const cJSON *k;
+
+	if (f->error)
+		printf("%s: %s\n", f->path, f->error);
+	else
+		printf("%s: %s (%zu trusted key(s) in %s)\n", f->path,
+		       !strcmp(f->status, "verified") ? "verified"
+						      : "allowed unsigned",
+		       f->nk, f->keys);
+	printf("upstream-newer verifier (§6.B): %s -> %s\n", f->status,
+	       upstream_loads(f) ? "load" : "skip");
+	if (f->has_sig) {
+		printf("signature file: %s layout",
+		       pc_chatcli_sig_format_name(f->info.format));
+		if (f->info.format == PC_CHATCLI_SIG_UPSTREAM)
+			printf(" (plugin: %s; sha256 %s the file's)",
+			       f->info.plugin,
+			       f->digest && !strcmp(f->digest, f->info.sha256)
+				       ? "matches"
+				       : "does not match");
+		printf("\n");
+	}
+	cJSON_ArrayForEach(k, f->key_files)
+	{
+		const cJSON *fmt =
+			cJSON_GetObjectItemCaseSensitive(k, "format");
+
+		printf("trusted key %s: %s\n",
+		       cJSON_GetObjectItemCaseSensitive(k, "file")->valuestring,
+		       cJSON_IsString(fmt) ? fmt->valuestring
+					   : "skipped by the host");
+	}
+}
+
+static void print_json(struct found *f)
+{
+	cJSON *o = cJSON_CreateObject(), *s;
+
+	cJSON_AddStringToObject(o, "path", f->path);
+	cJSON_AddBoolToObject(o, "loads", f->loads);
+	if (f->error)
+		cJSON_AddStringToObject(o, "host_error", f->error);
+	else
+		cJSON_AddNullToObject(o, "host_error");
+	cJSON_AddStringToObject(o, "upstream_status", f->status);
+	cJSON_AddBoolToObject(o, "upstream_loads", upstream_loads(f));
+	if (f->has_sig) {
+		s = cJSON_AddObjectToObject(o, "sig");
+		cJSON_AddStringToObject(
+			s, "format",
+			pc_chatcli_sig_format_name(f->info.format));
+		if (f->info.plugin)
+			cJSON_AddStringToObject(s, "plugin", f->info.plugin);
+		if (f->info.sha256)
+			cJSON_AddStringToObject(s, "sha256", f->info.sha256);
+	} else {
+		cJSON_AddNullToObject(o, "sig");
+	}
+	if (f->digest)
+		cJSON_AddStringToObject(o, "sha256", f->digest);
+	else
+		cJSON_AddNullToObject(o, "sha256");
+	cJSON_AddNumberToObject(o, "trusted_keys", (double)f->nk);
+	cJSON_AddItemToObject(o, "key_files", f->key_files);
+	f->key_files = NULL;
+	pc_cli_print_json(o);
+}
 
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "trusted-keys", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *keys = NULL, *error = NULL;
-	bool allow;
-	size_t nk = 0;
-	int ch, rc;
+	struct found f = { 0 };
+	char *keys = NULL;
+	int ch, rc, fmt = PC_FMT_HUMAN;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h' || ch != 'k') {
+		if (ch == 'k') {
+			free(keys);
+			keys = pc_xstrdup(optarg);
+		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
 			fputs(usage, ch == 'h' ? stdout : stderr);
 			free(keys);
 			return ch == 'h' ? PC_EXIT_OK : PC_EXIT_USAGE;
 		}
-		free(keys);
-		keys = pc_xstrdup(optarg);
 	}
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
@@ -48,21 +205,21 @@ static int run(int argc, char **argv)
 	}
 	if (!keys)
 		keys = pc_chatcli_default_keys();
-	allow = pc_chatcli_unsigned_allowed(
+	f.path = argv[optind];
+	f.keys = keys;
+	f.allow = pc_chatcli_unsigned_allowed(
 		getenv("CHATCLI_ALLOW_UNSIGNED_PLUGINS"));
-	rc = pc_chatcli_sig_verify(argv[optind], keys, allow, &error, &nk);
-	if (rc) {
-		printf("%s: %s\n", argv[optind], error);
-	} else {
-		free(error);
-		error = NULL;
-		rc = pc_chatcli_sig_verify(argv[optind], keys, false, &error,
-					   NULL);
-		printf("%s: %s (%zu trusted key(s) in %s)\n", argv[optind],
-		       rc ? "allowed unsigned" : "verified", nk, keys);
-		rc = 0;
-	}
-	free(error);
+	rc = pc_chatcli_sig_verify(f.path, keys, f.allow, &f.error, &f.nk);
+	f.loads = !rc;
+	inspect(&f);
+	if (fmt == PC_FMT_JSON)
+		print_json(&f);
+	else
+		print_human(&f);
+	free(f.error);
+	free(f.digest);
+	pc_chatcli_sig_info_release(&f.info);
+	cJSON_Delete(f.key_files);
 	free(keys);
 	return rc ? PC_EXIT_FINDINGS : PC_EXIT_OK;
 }

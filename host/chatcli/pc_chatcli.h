@@ -328,6 +328,67 @@ bool pc_chatcli_unsigned_allowed(const char *value);
 int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
 			  bool allow_unsigned, char **error, size_t *nkeys);
 
+/* Which of the two on-disk `.sig` layouts a file uses. Both verify
+ * identically: the HEAD verifier reads only the first line (G3). */
+enum pc_chatcli_sig_format {
+	PC_CHATCLI_SIG_HEAD,	 /* the signature line alone (G1's recipe) */
+	PC_CHATCLI_SIG_UPSTREAM, /* + §6.B's three comment lines */
+	PC_CHATCLI_SIG_OTHER	 /* further lines that are not §6.B's */
+};
+
+struct pc_chatcli_sig_info {
+	enum pc_chatcli_sig_format format;
+	char *plugin; /* §6.B "# plugin: NAME" value, or NULL */
+	char *sha256; /* §6.B "# sha256: HEX" value, or NULL */
+};
+
+#define PC_CHATCLI_SIG_INFO_INIT                \
+	{                                       \
+		PC_CHATCLI_SIG_HEAD, NULL, NULL \
+	}
+
+/* pc_chatcli_sig_info_parse - classify `.sig` text (`n` bytes, borrowed;
+ * may hold NULs) after the host's whitespace trim (G3): HEAD when nothing
+ * follows the first line; UPSTREAM when exactly the lines "# chatcli
+ * plugin signature (Ed25519 over SHA-256)", "# plugin: NAME" and "#
+ * sha256: HEX" follow it (§6.B SignPlugin), with NAME and HEX copied
+ * out; OTHER otherwise. Says nothing about validity (see
+ * pc_chatcli_sig_verify). Release with pc_chatcli_sig_info_release. */
+void pc_chatcli_sig_info_parse(const char *text, size_t n,
+			       struct pc_chatcli_sig_info *i);
+void pc_chatcli_sig_info_release(struct pc_chatcli_sig_info *i);
+
+/* pc_chatcli_sig_format_name - "head", "upstream" or "other". */
+const char *pc_chatcli_sig_format_name(enum pc_chatcli_sig_format f);
+
+/* pc_chatcli_key_format - how the HEAD verifier reads the trusted-key
+ * file text `text` (borrowed, NUL-terminated), G4: "pkix-pem" (PEM
+ * PUBLIC KEY holding the 44-byte Ed25519 SubjectPublicKeyInfo, what §6.B
+ * `trust` writes), "pem" (PUBLIC KEY or ED25519 PUBLIC KEY of another DER
+ * length >= 32: the last 32 bytes are used), "base64" (bare standard
+ * base64 of 32 bytes), or NULL when the host skips the file. */
+const char *pc_chatcli_key_format(const char *text);
+
+/* pc_chatcli_digest_hex - SHA-256 of the file `path` as 64 lower-case hex
+ * digits (a new string), or NULL when it cannot be read (G1). */
+char *pc_chatcli_digest_hex(const char *path);
+
+/* pc_chatcli_sign_head - as pc_chatcli_sign but writes the HEAD layout:
+ * the base64 line and a newline, no comment lines (G1's recipe). */
+int pc_chatcli_sign_head(const char *path, const char *key_path,
+			 const char *sig_path, struct pc_err *err);
+
+/* pc_chatcli_sig_status - the newer upstream verifier's Inspect()
+ * status (§6.B) for `path` against `keys_dir`: "verified", "unsigned"
+ * (no .sig), "unverifiable" (a valid-looking .sig, no trusted key),
+ * "untrusted" (fails against the trusted keys, or a malformed .sig) or
+ * "error" (.sig or plugin unreadable). The mapping of a malformed .sig
+ * with an empty trust store to "untrusted" is inferred (spec §16). Under
+ * that verifier "verified" loads, "unsigned"/"unverifiable" load only
+ * when unsigned plugins are allowed (then pass the quarantine gate), the
+ * rest are skipped. Returns a static string. */
+const char *pc_chatcli_sig_status(const char *path, const char *keys_dir);
+
 /* pc_chatcli_keygen - §6.B GenerateSigningKeyPair: DIR/plugin-signing.key
  * (PKCS#8 PEM, 0600) and DIR/plugin-signing.pub (PKIX PEM, 0644), DIR made
  * 0700. Refuses an existing key: PC_EINVAL "a signing key already exists

@@ -18,6 +18,8 @@
 #include "pc_xalloc.h"
 
 #define FILE_MAX ((size_t)1 << 30)
+/* §6.B: the first comment line SignPlugin writes. */
+#define SIG_COMMENT "# chatcli plugin signature (Ed25519 over SHA-256)"
 
 /* DER prefixes of an Ed25519 PKCS#8 private key and PKIX public key. */
 static const unsigned char pkcs8_prefix[] = { 0x30, 0x2e, 0x02, 0x01,
@@ -441,8 +443,8 @@ static int read_seed(const char *key_path, unsigned char seed[32],
 	return rc;
 }
 
-int pc_chatcli_sign(const char *path, const char *key_path,
-		    const char *sig_path, struct pc_err *err)
+static int sign(const char *path, const char *key_path, const char *sig_path,
+		bool comments, struct pc_err *err)
 {
 	unsigned char seed[32], pk[32], sk[64], d[32], sig[64];
 	char b64[128], hex[65], *out, *def = NULL;
@@ -463,15 +465,128 @@ int pc_chatcli_sign(const char *path, const char *key_path,
 	sodium_bin2base64(b64, sizeof(b64), sig, 64,
 			  sodium_base64_VARIANT_ORIGINAL);
 	sodium_bin2hex(hex, sizeof(hex), d, 32);
-	out = pc_xasprintf(
-		"%s\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: %s\n# sha256: %s\n",
-		b64, base, hex);
+	out = comments ? pc_xasprintf("%s\n" SIG_COMMENT "\n# plugin: %s\n"
+				      "# sha256: %s\n",
+				      b64, base, hex)
+		       : pc_xasprintf("%s\n", b64);
 	if (!sig_path)
 		sig_path = def = pc_xasprintf("%s.sig", path);
 	rc = write_mode(sig_path, out, 0644, err);
 	free(out);
 	free(def);
 	return rc;
+}
+
+int pc_chatcli_sign(const char *path, const char *key_path,
+		    const char *sig_path, struct pc_err *err)
+{
+	return sign(path, key_path, sig_path, true, err);
+}
+
+int pc_chatcli_sign_head(const char *path, const char *key_path,
+			 const char *sig_path, struct pc_err *err)
+{
+	return sign(path, key_path, sig_path, false, err);
+}
+
+/* --- which format a file uses (§6.B vs HEAD) ---------------------------- */
+
+static char *after_prefix(const char *line, size_t n, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	if (n < pl || memcmp(line, prefix, pl))
+		return NULL;
+	return pc_xmemdup(line + pl, n - pl);
+}
+
+void pc_chatcli_sig_info_parse(const char *text, size_t n,
+			       struct pc_chatcli_sig_info *i)
+{
+	const char *s = text, *l[4];
+	size_t len[4], nl = 0;
+
+	i->format = PC_CHATCLI_SIG_HEAD;
+	i->plugin = i->sha256 = NULL;
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	/* split into at most 4 lines, the last holding the rest */
+	while (nl < 4) {
+		const char *e = nl < 3 ? memchr(s, '\n', n) : NULL;
+		size_t ln = e ? (size_t)(e - s) : n;
+
+		l[nl] = s;
+		len[nl++] = ln;
+		if (!e)
+			break;
+		s = e + 1;
+		n -= ln + 1;
+	}
+	if (nl == 1)
+		return;
+	i->format = PC_CHATCLI_SIG_OTHER;
+	if (nl != 4 || len[1] != strlen(SIG_COMMENT) ||
+	    memcmp(l[1], SIG_COMMENT, len[1]) || memchr(l[3], '\n', len[3]))
+		return;
+	i->plugin = after_prefix(l[2], len[2], "# plugin: ");
+	i->sha256 = after_prefix(l[3], len[3], "# sha256: ");
+	if (i->plugin && i->sha256 && !memchr(i->plugin, '\0', len[2] - 10) &&
+	    !memchr(i->sha256, '\0', len[3] - 10)) {
+		i->format = PC_CHATCLI_SIG_UPSTREAM;
+		return;
+	}
+	pc_chatcli_sig_info_release(i);
+	i->format = PC_CHATCLI_SIG_OTHER;
+}
+
+void pc_chatcli_sig_info_release(struct pc_chatcli_sig_info *i)
+{
+	free(i->plugin);
+	free(i->sha256);
+	i->plugin = i->sha256 = NULL;
+}
+
+const char *pc_chatcli_sig_format_name(enum pc_chatcli_sig_format f)
+{
+	return f == PC_CHATCLI_SIG_HEAD	      ? "head"
+	       : f == PC_CHATCLI_SIG_UPSTREAM ? "upstream"
+					      : "other";
+}
+
+const char *pc_chatcli_key_format(const char *text)
+{
+	struct pc_buf der = PC_BUF_INIT(FILE_MAX);
+	unsigned char pk[32];
+	const char *f = NULL;
+	char type[64];
+
+	if (!parse_pub(text, pk))
+		return NULL;
+	if (!pem_block(text, type, &der))
+		f = "base64";
+	else if (!strcmp(type, "PUBLIC KEY") &&
+		 der.len == sizeof(pkix_prefix) + 32 &&
+		 !memcmp(der.data, pkix_prefix, sizeof(pkix_prefix)))
+		f = "pkix-pem";
+	else
+		f = "pem";
+	pc_buf_release(&der);
+	return f;
+}
+
+char *pc_chatcli_digest_hex(const char *path)
+{
+	unsigned char d[32];
+	char hex[65];
+	int errnum;
+
+	ensure_sodium();
+	if (digest_file(path, d, &errnum))
+		return NULL;
+	sodium_bin2hex(hex, sizeof(hex), d, 32);
+	return pc_xstrdup(hex);
 }
 
 static bool name_ok(const char *n)
@@ -534,4 +649,19 @@ int pc_chatcli_trust(const char *pub_path, const char *keys_dir,
 	free(pem);
 	free(def);
 	return rc;
+}
+
+const char *pc_chatcli_sig_status(const char *path, const char *keys_dir)
+{
+	char *e = NULL;
+	const char *st;
+
+	if (!pc_chatcli_sig_verify(path, keys_dir, false, &e, NULL))
+		return "verified";
+	st = !strcmp(e, "plugin signature file not found") ? "unsigned"
+	     : !strcmp(e, "no trusted public keys found")  ? "unverifiable"
+	     : !strncmp(e, "failed to read", 14)	   ? "error"
+							   : "untrusted";
+	free(e);
+	return st;
 }

@@ -111,7 +111,9 @@ def test_tampered_plugin_fails_verification(ctx):
         f.write(b"\0")
     code, out, _ = ctx.run("verify", exe, env=dict(e, CHATCLI_ALLOW_UNSIGNED_PLUGINS="true"))
     eq(code, 1)
-    eq(out.strip(), exe + ": plugin signature verification failed")
+    eq(out.split("\n")[0], exe + ": plugin signature verification failed")
+    assert "upstream-newer verifier (§6.B): untrusted -> skip\n" in out, out
+    assert "signature file: upstream layout (plugin: argv-echo; sha256 does not match the file's)\n" in out, out
 
 
 def test_fire_call_json_form(ctx):
@@ -246,3 +248,47 @@ def test_fire_call_from_the_models_reply(ctx):
     eq(out["argv"], None)
     code, _, err = ctx.run("fire", "call", exe, "--call", "x", "--args", "y")
     eq(code, 2, "--call and --args together")
+
+
+def test_both_signature_layouts(ctx):
+    # §6.B: sign writes the newer layout by default, --layout head the
+    # signature line alone; the HEAD verifier, verify and openssl accept both
+    exe = c_plugin(ctx)
+    e, pub = sign_and_trust(ctx, exe)
+    code, out = ctx.json("verify", exe, env=e)
+    eq(code, 0, out)
+    eq(out["loads"], True)
+    eq(out["upstream_status"], "verified")
+    eq(out["sig"]["format"], "upstream")
+    eq(out["sig"]["sha256"], out["sha256"])
+    eq(out["key_files"], [{"file": "plugin-signing.pub", "format": "pkix-pem"}])
+    key = os.path.join(ctx.tmp, "home/.chatcli/plugin-keys/plugin-signing.key")
+    code, _, err = ctx.run("sign", exe, "--key", key, "--layout", "head", env=e)
+    eq(code, 0, err)
+    with open(exe + ".sig") as f:
+        text = f.read()
+    eq(len(text), 89)
+    eq(text.count("\n"), 1)
+    digest = os.path.join(ctx.tmp, "digest")
+    sig = os.path.join(ctx.tmp, "sig.bin")
+    subprocess.run(["openssl", "dgst", "-sha256", "-binary", "-out", digest, exe], check=True)
+    subprocess.run(["sh", "-c", f"base64 -d < '{exe}.sig' > '{sig}'"], check=True)
+    v = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pub, "-rawin",
+                        "-in", digest, "-sigfile", sig], capture_output=True, text=True)
+    eq(v.returncode, 0, v.stdout + v.stderr)
+    code, out, _ = ctx.run("verify", exe, env=e)
+    eq(code, 0, out)
+    assert "signature file: head layout\n" in out, out
+    # a key file the host skips is listed as such
+    with open(os.path.join(ctx.tmp, "home/.chatcli/trusted-keys/ssh.pub"), "w") as f:
+        f.write("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEx user\n")
+    code, out, _ = ctx.run("verify", exe, env=e)
+    assert "trusted key ssh.pub: skipped by the host\n" in out, out
+    code, _, _ = ctx.run("sign", exe, "--key", key, "--layout", "v2", env=e)
+    eq(code, 2)
+    # unsigned, allowed: HEAD loads it; the newer verifier too (then its
+    # quarantine gate)
+    os.unlink(exe + ".sig")
+    code, out = ctx.json("verify", exe, env=dict(e, CHATCLI_ALLOW_UNSIGNED_PLUGINS="true"))
+    eq((code, out["loads"], out["upstream_status"], out["upstream_loads"], out["sig"]),
+       (0, True, "unsigned", True, None))

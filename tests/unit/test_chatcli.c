@@ -693,6 +693,140 @@ static void trusted_keys_accept_pem_and_base64_only(void **state)
 	pc_buf_release(&b);
 }
 
+/* --- §6.B and HEAD layouts ------------------------------------------------ */
+
+static void sig_layouts_are_told_apart(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t n; /* 0: strlen */
+		enum pc_chatcli_sig_format f;
+		const char *plugin, *sha;
+	} t[] = {
+		{ "QUJD\n", 0, PC_CHATCLI_SIG_HEAD, NULL, NULL },
+		{ "\n\n  QUJD  \n\n", 0, PC_CHATCLI_SIG_HEAD, NULL, NULL },
+		{ "", 0, PC_CHATCLI_SIG_HEAD, NULL, NULL },
+		{ "QUJD\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: p\n# sha256: ab\n",
+		  0, PC_CHATCLI_SIG_UPSTREAM, "p", "ab" },
+		{ "QUJD\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: a b\n# sha256: cd\n",
+		  0, PC_CHATCLI_SIG_UPSTREAM, "a b", "cd" },
+		/* one line short, one too many, CRLF, free comments */
+		{ "QUJD\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: p\n",
+		  0, PC_CHATCLI_SIG_OTHER, NULL, NULL },
+		{ "QUJD\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: p\n# sha256: ab\nmore\n",
+		  0, PC_CHATCLI_SIG_OTHER, NULL, NULL },
+		{ "QUJD\r\n# chatcli plugin signature (Ed25519 over SHA-256)\r\n# plugin: p\r\n# sha256: ab\r\n",
+		  0, PC_CHATCLI_SIG_OTHER, NULL, NULL },
+		{ "QUJD\nmy own note\n", 0, PC_CHATCLI_SIG_OTHER, NULL, NULL },
+		{ "QUJD\n# chatcli plugin signature (Ed25519 over SHA-256)\n# plugin: p\0q\n# sha256: ab",
+		  81, PC_CHATCLI_SIG_OTHER, NULL, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		struct pc_chatcli_sig_info in = PC_CHATCLI_SIG_INFO_INIT;
+
+		pc_chatcli_sig_info_parse(
+			t[i].text, t[i].n ? t[i].n : strlen(t[i].text), &in);
+		if (in.format != t[i].f)
+			fail_msg("row %zu: format %s, want %s", i,
+				 pc_chatcli_sig_format_name(in.format),
+				 pc_chatcli_sig_format_name(t[i].f));
+		if (t[i].plugin) {
+			assert_string_equal(in.plugin, t[i].plugin);
+			assert_string_equal(in.sha256, t[i].sha);
+		} else {
+			assert_null(in.plugin);
+			assert_null(in.sha256);
+		}
+		pc_chatcli_sig_info_release(&in);
+	}
+	assert_string_equal(pc_chatcli_sig_format_name(PC_CHATCLI_SIG_HEAD),
+			    "head");
+}
+
+static void key_formats_follow_g4(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} t[] = {
+		/* PKIX SubjectPublicKeyInfo of a 32-byte key */
+		{ "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n",
+		  "pkix-pem" },
+		/* a raw 32-byte DER body, and the ED25519 PUBLIC KEY type */
+		{ "-----BEGIN PUBLIC KEY-----\nGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n",
+		  "pem" },
+		{ "-----BEGIN ED25519 PUBLIC KEY-----\nGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END ED25519 PUBLIC KEY-----\n",
+		  "pem" },
+		{ "  Gb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n",
+		  "base64" },
+		/* skipped by the host */
+		{ "-----BEGIN PRIVATE KEY-----\nGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PRIVATE KEY-----\n",
+		  NULL },
+		{ "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBm/RAlphM3+hUG6wWfcO5bIUIaqMLa2ywxcOK1wMWbh u\n",
+		  NULL },
+		{ "19bf44096984cdfe8541bac167dc3b96c85086aa30b6b6cb0c5c38ad703166e1\n",
+		  NULL },
+		{ "Gb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZu\n", NULL },
+		{ "", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		const char *f = pc_chatcli_key_format(t[i].text);
+
+		if (t[i].want ? !f || strcmp(f, t[i].want) : f != NULL)
+			fail_msg("row %zu: %s, want %s", i, f ? f : "NULL",
+				 t[i].want ? t[i].want : "NULL");
+	}
+}
+
+static void sign_head_layout_verifies(void **state)
+{
+	struct fx *fx = *state;
+	char *pub = keygen_and_sign(fx), key[1200], sig[1200], *e = NULL;
+	char *hex = pc_chatcli_digest_hex(fx->plugin);
+	struct pc_buf b = PC_BUF_INIT(1 << 16);
+	struct pc_chatcli_sig_info in = PC_CHATCLI_SIG_INFO_INIT;
+
+	snprintf(key, sizeof(key), "%s/plugin-keys/plugin-signing.key",
+		 fx->tmp);
+	snprintf(sig, sizeof(sig), "%s.sig", fx->plugin);
+	assert_int_equal(pc_fs_read_capped(sig, &b, NULL), 0);
+	pc_chatcli_sig_info_parse(b.data, b.len, &in);
+	assert_int_equal(in.format, PC_CHATCLI_SIG_UPSTREAM);
+	assert_non_null(hex);
+	assert_string_equal(in.sha256, hex);
+	assert_string_equal(in.plugin, "p");
+	pc_chatcli_sig_info_release(&in);
+	assert_string_equal(pc_chatcli_sig_status(fx->plugin, fx->keys),
+			    "verified");
+	assert_int_equal(pc_chatcli_sign_head(fx->plugin, key, NULL, NULL), 0);
+	pc_buf_reset(&b);
+	assert_int_equal(pc_fs_read_capped(sig, &b, NULL), 0);
+	assert_int_equal(b.len, 89); /* 88 base64 characters and LF */
+	pc_chatcli_sig_info_parse(b.data, b.len, &in);
+	assert_int_equal(in.format, PC_CHATCLI_SIG_HEAD);
+	assert_int_equal(
+		pc_chatcli_sig_verify(fx->plugin, fx->keys, false, &e, NULL),
+		0);
+	assert_null(pc_chatcli_digest_hex("/nonexistent/p"));
+	/* the §6.B statuses */
+	write_text(sig, "!!\n", 0644);
+	assert_string_equal(pc_chatcli_sig_status(fx->plugin, fx->keys),
+			    "untrusted");
+	unlink(sig);
+	assert_string_equal(pc_chatcli_sig_status(fx->plugin, fx->keys),
+			    "unsigned");
+	unlink(pub);
+	assert_int_equal(pc_chatcli_sign_head(fx->plugin, key, NULL, NULL), 0);
+	assert_string_equal(pc_chatcli_sig_status(fx->plugin, fx->keys),
+			    "unverifiable");
+	free(hex);
+	free(pub);
+	pc_buf_release(&b);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -712,6 +846,9 @@ int main(void)
 		T(probe_reports_host_texts),
 		T(signatures_follow_the_g5_table),
 		T(trusted_keys_accept_pem_and_base64_only),
+		T(sig_layouts_are_told_apart),
+		T(key_formats_follow_g4),
+		T(sign_head_layout_verifies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
