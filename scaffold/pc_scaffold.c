@@ -127,8 +127,7 @@ static int read_template(const char *root, const char *rel, struct pc_buf *out,
 	return rc ? PC_ENOENT : 0;
 }
 
-/* Replace {{KEY}} for the given keys; other braces are kept. */
-static char *render(const char *text, const char *const *kv)
+char *pc__scaffold_render(const char *text, const char *const *kv)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	const char *p = text;
@@ -158,15 +157,15 @@ static char *render(const char *text, const char *const *kv)
 	return pc_buf_detach(&b, NULL);
 }
 
-static int render_template(const char *root, const char *rel,
-			   const char *const *kv, char **out,
-			   struct pc_err *err)
+int pc__scaffold_render_template(const char *root, const char *rel,
+				 const char *const *kv, char **out,
+				 struct pc_err *err)
 {
 	struct pc_buf t = PC_BUF_INIT(TEMPLATE_MAX);
 	int rc = read_template(root, rel, &t, err);
 
 	if (!rc)
-		*out = render(pc_buf_cstr(&t), kv);
+		*out = pc__scaffold_render(pc_buf_cstr(&t), kv);
 	pc_buf_release(&t);
 	return rc;
 }
@@ -264,25 +263,25 @@ static int plan_script(const struct pc_scaffold_opts *o, const char *root,
 	int rc;
 
 	if (p->kind == PC_SCAFFOLD_COMMAND && p->prompt) {
-		rc = render_template(root, "catalyst/prompt.md", kv, &text,
-				     err);
+		rc = pc__scaffold_render_template(root, "catalyst/prompt.md",
+						  kv, &text, err);
 		if (!rc)
 			pc__scaffold_plan_take(plan, source, text, false);
 		return rc;
 	}
 	rel = pc_xasprintf("catalyst/%s/%s.%s%s", o->lang, script_template(p),
 			   ext_of(o->lang), c ? ".in" : "");
-	rc = render_template(root, rel, kv, &text, err);
+	rc = pc__scaffold_render_template(root, rel, kv, &text, err);
 	free(rel);
 	if (!rc && c) {
 		const char *kv2[] = { "READ_INPUT", NULL, NULL };
 		char *full;
 
-		rc = render_template(root, "catalyst/c/read_input.inc", kv,
-				     &inc, err);
+		rc = pc__scaffold_render_template(
+			root, "catalyst/c/read_input.inc", kv, &inc, err);
 		if (!rc) {
 			kv2[1] = inc;
-			full = render(text, kv2);
+			full = pc__scaffold_render(text, kv2);
 			free(text);
 			text = full;
 		}
@@ -325,7 +324,7 @@ int pc__scaffold_plan_part(const struct pc_scaffold_opts *o, const char *plugin,
 	if (rc)
 		goto out;
 	rel = pc_xasprintf("catalyst/manifest/%s.json", manifest_template(p));
-	rc = render_template(o->templates, rel, kv, &text, err);
+	rc = pc__scaffold_render_template(o->templates, rel, kv, &text, err);
 	free(rel);
 	if (rc)
 		goto out;
@@ -337,7 +336,7 @@ int pc__scaffold_plan_part(const struct pc_scaffold_opts *o, const char *plugin,
 			   p->kind != PC_SCAFFOLD_COMMAND ? ""
 			   : p->prompt			  ? "_prompt"
 							  : "_script");
-	rc = render_template(o->templates, rel, kv, &text, err);
+	rc = pc__scaffold_render_template(o->templates, rel, kv, &text, err);
 	free(rel);
 	if (rc)
 		goto out;

@@ -53,8 +53,16 @@ struct pc_scaffold_part {
 	bool override;	     /* tools: "override": true (a built-in name) */
 };
 
+/* Which host's plugin to write. */
+enum pc_scaffold_host {
+	PC_SCAFFOLD_CATALYST, /* a Catalyst Code plugin directory (default) */
+	PC_SCAFFOLD_CHATCLI,  /* a ChatCLI executable plugin (chatcli.md) */
+};
+
 struct pc_scaffold_opts {
-	const char *name;      /* plugin name (manifest "name") */
+	enum pc_scaffold_host host;
+	const char *name;      /* plugin name (manifest "name"; ChatCLI:
+				* the file name, registered as "@name") */
 	const char *dir;       /* target directory, created if missing */
 	const char *lang;      /* "sh", "python" or "c" */
 	const char *templates; /* from pc_scaffold_templates_dir() */
@@ -75,13 +83,27 @@ char *pc_scaffold_templates_dir(struct pc_err *err);
 void pc_scaffold_capabilities(const struct pc_scaffold_part *parts,
 			      size_t nparts, struct pc_strvec *out);
 
-/* pc_scaffold_new - write a plugin into o->dir: plugin.json, one script
+/* pc_scaffold_new - write a plugin into o->dir.
+ *
+ * Catalyst Code (o->host PC_SCAFFOLD_CATALYST): plugin.json, one script
  * per part, tests/<part>.plugcheck.yaml per part, README.md, .gitignore,
  * .github/workflows/plugcheck.yml, .gitlab-ci.yml and (lang c) a Makefile
- * with src/. Appends every path written (relative to o->dir) to *written.
+ * with src/. OAuth scripts write their token atomically under a lock
+ * (R8.11); memory providers answer inject, save, list, forget,
+ * compact_append and the model's memory-tool actions (R9.3, R9.5).
+ *
+ * ChatCLI (PC_SCAFFOLD_CHATCLI; o->nparts must be 0): bin/NAME (sh or
+ * python; for c src/NAME.c and a Makefile building bin/NAME) answering
+ * --metadata (M3, M4) and --schema in the argsFormat/subcommands shape the
+ * host renders (S4), parsing the argv forms of A7 and A8; tests/run.sh
+ * (signs a copy with a throwaway key, then `plugcheck check --strict` and
+ * `plugcheck fire call`, G1-G5); README.md with keygen/sign/trust steps;
+ * CI files that run tests/run.sh and sign with a release key secret.
+ *
+ * Appends every path written (relative to o->dir) to *written.
  * Returns 0; PC_EINVAL (an existing file without force, a bad language,
- * an OAuth or memory part outside python), PC_ENOENT (missing template)
- * or PC_EIO (errno in err). Nothing is written when a check fails. */
+ * parts given for ChatCLI), PC_ENOENT (missing template) or PC_EIO (errno
+ * in err). Nothing is written when a check fails. */
 int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 		    struct pc_err *err);
 

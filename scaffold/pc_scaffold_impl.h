@@ -37,6 +37,18 @@ void pc__scaffold_plan_release(struct pc__scaffold_plan *plan);
 void pc__scaffold_plan_take(struct pc__scaffold_plan *plan, const char *path,
 			    char *data, bool exec);
 
+/* `text` with every {{KEY}} of the NULL-terminated key/value list kv
+ * replaced by its value; other braces are kept. Returns a new string. */
+char *pc__scaffold_render(const char *text, const char *const *kv);
+/* Read template root/rel and render it into *out (new string). Returns 0
+ * or PC_ENOENT naming the template. */
+int pc__scaffold_render_template(const char *root, const char *rel,
+				 const char *const *kv, char **out,
+				 struct pc_err *err);
+/* pc_scaffold_new for o->host == PC_SCAFFOLD_CHATCLI (o->nparts is 0). */
+int pc__scaffold_new_chatcli(const struct pc_scaffold_opts *o,
+			     struct pc_strvec *written, struct pc_err *err);
+
 /* Edit the plugin.json text in *json (NUL-terminated) to hold the manifest
  * fragment `frag` of part `p`, plus `caps` when "capabilities" is
  * declared. Returns 0 or PC_EPARSE / PC_EINVAL with err set. */

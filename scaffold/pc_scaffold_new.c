@@ -19,6 +19,10 @@ static int check_opts(const struct pc_scaffold_opts *o, struct pc_err *err)
 		return pc_err_set(err, PC_EINVAL,
 				  "unknown language '%s' (use sh, python or c)",
 				  o->lang ? o->lang : "");
+	if (o->host == PC_SCAFFOLD_CHATCLI && (o->nparts || o->system_prompt))
+		return pc_err_set(
+			err, PC_EINVAL,
+			"a ChatCLI plugin is one executable: --hook, --tool, --command, --oauth, --memory and --system-prompt are for --host catalyst");
 	for (size_t i = 0; i < o->nparts; i++)
 		if ((o->parts[i].kind == PC_SCAFFOLD_OAUTH ||
 		     o->parts[i].kind == PC_SCAFFOLD_MEMORY) &&
@@ -165,6 +169,8 @@ int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 
 	if (rc)
 		return rc;
+	if (o->host == PC_SCAFFOLD_CHATCLI)
+		return pc__scaffold_new_chatcli(o, written, err);
 	for (size_t i = 0; i < 5; i++)
 		pc_buf_init(&sec[i], PC_BUF_NOCAP);
 	manifest_head(&m, o);

@@ -1,0 +1,226 @@
+/* cli_scaffold.c - name and part checks shared by `plugcheck new` and
+ * `plugcheck add` (pc_cli_scaffold.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_chatcli.h"
+#include "pc_cli_scaffold.h"
+#include "pc_exit.h"
+#include "pc_fs.h"
+#include "pc_manifest.h"
+#include "pc_xalloc.h"
+
+static int fail(char **msg, char *text)
+{
+	*msg = text;
+	return -1;
+}
+
+static bool carries_args(const char *point)
+{
+	static const char *const data[] = {
+		"pre_bash",  "pre_write",   "pre_read",	 "pre_tool",
+		"post_bash", "post_write",  "post_read", "post_tool",
+		"pre_input", "pre_context", "pre_turn",	 "session_stop",
+	};
+
+	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
+		if (!strcmp(point, data[i]))
+			return true;
+	return false;
+}
+
+/* File-name-safe names: the generated paths embed them. */
+static bool is_simple(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-",
+			    *s))
+			return false;
+	return true;
+}
+
+static int chatcli_name(const char *name, bool override, char **msg)
+{
+	char *at;
+	bool builtin;
+
+	if (!is_simple(name))
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name '%s': use letters, digits, '_' and '-' only (it is the file name and the @name the model calls)",
+				name));
+	if (name[0] == '_')
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name '%s' starts with '_': ChatCLI hides it from remote users (N3); rename it",
+				name));
+	if (!strncmp(name, "mcp_", 4))
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name '%s' starts with mcp_: ChatCLI routes such calls to MCP, never to the plugin (M6); rename it",
+				name));
+	at = pc_xasprintf("@%s", name);
+	builtin = pc_chatcli_is_builtin(at);
+	free(at);
+	if (builtin && !override)
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name '%s': @%s is a ChatCLI builtin that the plugin would silently replace (D7, N1): rename it, or pass --override",
+				name, name));
+	return 0;
+}
+
+int pc_cli_scaffold_plugin_name(enum pc_scaffold_host host, const char *name,
+				bool override, char **msg)
+{
+	if (host == PC_SCAFFOLD_CHATCLI)
+		return chatcli_name(name, override, msg);
+	if (!*name)
+		return fail(msg, pc_xstrdup("plugin name is empty (R2.5)"));
+	if (!strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/') ||
+	    strchr(name, '\\'))
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name contains a path separator: \"%s\" (R2.5): use a single directory name",
+				name));
+	for (const char *s = name; *s; s++)
+		if ((unsigned char)*s < 0x20 || strchr("\"'`$", *s))
+			return fail(
+				msg,
+				pc_xasprintf(
+					"plugin name '%s' cannot be quoted in the generated scripts: drop control characters and \" ' ` $",
+					name));
+	return 0;
+}
+
+int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
+			     enum pc_scaffold_kind kind, const char *name,
+			     char **msg)
+{
+	struct pc_scaffold_part *p;
+	int pt;
+
+	if (ps->n == PC_CLI_SCAFFOLD_MAX_PARTS)
+		return fail(msg, pc_xasprintf("too many parts (at most %d)",
+					      PC_CLI_SCAFFOLD_MAX_PARTS));
+	p = &ps->v[ps->n];
+	*p = (struct pc_scaffold_part){ .kind = kind, .name = name };
+	if (kind == PC_SCAFFOLD_HOOK) {
+		pt = pc_hook_point_parse(name);
+		if (pt < 0)
+			return fail(
+				msg,
+				pc_xasprintf(
+					"'%s' is not a hook point (see `plugcheck new --help`)",
+					name));
+		p->blocking = pc_hook_is_blocking((enum pc_hook_point)pt);
+		p->timeout_ms =
+			pc_hook_default_timeout_ms((enum pc_hook_point)pt);
+		p->pass_args = carries_args(name);
+	} else if (kind == PC_SCAFFOLD_COMMAND) {
+		if (*name == '/')
+			p->name = ++name;
+		if (pc_is_reserved_command(name))
+			return fail(
+				msg,
+				pc_xasprintf(
+					"command '%s' collides with a reserved builtin slash command (R2.8): rename it",
+					name));
+	}
+	if (name && !is_simple(name))
+		return fail(
+			msg,
+			pc_xasprintf(
+				"'%s': use letters, digits, '_' and '-' only (the name becomes a file name)",
+				name));
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].kind == kind &&
+		    (!name || (ps->v[i].name && !strcmp(ps->v[i].name, name))))
+			return fail(msg,
+				    pc_xasprintf("'%s' is given twice",
+						 name ? name : "--memory"));
+	ps->n++;
+	return 0;
+}
+
+int pc_cli_scaffold_check_tools(struct pc_cli_parts *ps, char **msg)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		struct pc_scaffold_part *p = &ps->v[i];
+
+		if (p->kind != PC_SCAFFOLD_TOOL || !pc_is_builtin_tool(p->name))
+			continue;
+		if (!ps->override)
+			return fail(
+				msg,
+				pc_xasprintf(
+					"tool '%s' is a built-in tool name; the host would hide it (R2.15): rename it, or pass --override to replace the built-in",
+					p->name));
+		p->override = true;
+	}
+	return 0;
+}
+
+/* Load the result with the host's loader: the declared capabilities must
+ * be exactly the inferred ones. C plugins load only after `make`. */
+static void verify(const char *dir)
+{
+	char *mk = pc_fs_join(dir, "Makefile");
+	bool c = pc_fs_is_file(mk);
+
+	struct pc_manifest_env env = { .home = getenv("HOME"),
+				       .codex_home = getenv("CODEX_HOME") };
+	struct pc_plugin *p = NULL;
+	struct pc_err err = { 0 };
+
+	free(mk);
+	if (c)
+		return;
+	if (pc_manifest_load(dir, &env, &p, &err)) {
+		fprintf(stderr,
+			"plugcheck: warning: the host rejects '%s': %s\n", dir,
+			err.msg);
+		return;
+	}
+	if (p->required.nr != p->capabilities.nr)
+		fprintf(stderr,
+			"plugcheck: warning: '%s' declares capabilities the host does not require\n",
+			dir);
+	pc_plugin_free(p);
+}
+
+int pc_cli_scaffold_run(struct pc_scaffold_opts *o, bool add)
+{
+	struct pc_strvec written = PC_STRVEC_INIT;
+	struct pc_err err = { 0 };
+	char *tdir = pc_scaffold_templates_dir(&err);
+	int rc;
+
+	if (!tdir) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		return PC_EXIT_FINDINGS;
+	}
+	o->templates = tdir;
+	rc = add ? pc_scaffold_add(o, &written, &err)
+		 : pc_scaffold_new(o, &written, &err);
+	for (size_t i = 0; i < written.nr; i++)
+		printf("  wrote %s/%s\n", o->dir, written.v[i]);
+	if (rc)
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+	else if (o->host == PC_SCAFFOLD_CATALYST)
+		verify(o->dir);
+	pc_strvec_release(&written);
+	free(tdir);
+	o->templates = NULL;
+	return rc ? PC_EXIT_FINDINGS : PC_EXIT_OK;
+}
