@@ -253,12 +253,43 @@ static const char *manifest_template(const struct pc_scaffold_part *p)
 	return t[p->kind];
 }
 
+/* Splice the shared helpers into a script: READ_INPUT (c), JSON_C (c)
+ * and JSON_SH (sh), each rendered with `kv` first. */
+static int add_includes(const char *root, const char *lang,
+			const char *const *kv, char **text, struct pc_err *err)
+{
+	static const char *const incs[][3] = {
+		{ "c", "READ_INPUT", "catalyst/c/read_input.inc" },
+		{ "c", "JSON_C", "catalyst/c/json.inc" },
+		{ "sh", "JSON_SH", "catalyst/sh/json.inc" },
+	};
+
+	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++) {
+		const char *kv2[] = { incs[i][1], NULL, NULL };
+		char *inc = NULL, *full;
+		int rc;
+
+		if (strcmp(lang, incs[i][0]))
+			continue;
+		rc = pc__scaffold_render_template(root, incs[i][2], kv, &inc,
+						  err);
+		if (rc)
+			return rc;
+		kv2[1] = inc;
+		full = pc__scaffold_render(*text, kv2);
+		free(*text);
+		free(inc);
+		*text = full;
+	}
+	return 0;
+}
+
 static int plan_script(const struct pc_scaffold_opts *o, const char *root,
 		       const struct pc_scaffold_part *p, const char *source,
 		       const char *const *kv, struct pc__scaffold_plan *plan,
 		       struct pc_err *err)
 {
-	char *rel, *text = NULL, *inc = NULL;
+	char *rel, *text = NULL;
 	bool c = !strcmp(o->lang, "c");
 	int rc;
 
@@ -273,20 +304,8 @@ static int plan_script(const struct pc_scaffold_opts *o, const char *root,
 			   ext_of(o->lang), c ? ".in" : "");
 	rc = pc__scaffold_render_template(root, rel, kv, &text, err);
 	free(rel);
-	if (!rc && c) {
-		const char *kv2[] = { "READ_INPUT", NULL, NULL };
-		char *full;
-
-		rc = pc__scaffold_render_template(
-			root, "catalyst/c/read_input.inc", kv, &inc, err);
-		if (!rc) {
-			kv2[1] = inc;
-			full = pc__scaffold_render(text, kv2);
-			free(text);
-			text = full;
-		}
-		free(inc);
-	}
+	if (!rc)
+		rc = add_includes(root, o->lang, kv, &text, err);
 	if (!rc)
 		pc__scaffold_plan_take(plan, source, text, !c);
 	else

@@ -23,16 +23,6 @@ static int check_opts(const struct pc_scaffold_opts *o, struct pc_err *err)
 		return pc_err_set(
 			err, PC_EINVAL,
 			"a ChatCLI plugin is one executable: --hook, --tool, --command, --oauth, --memory and --system-prompt are for --host catalyst");
-	for (size_t i = 0; i < o->nparts; i++)
-		if ((o->parts[i].kind == PC_SCAFFOLD_OAUTH ||
-		     o->parts[i].kind == PC_SCAFFOLD_MEMORY) &&
-		    strcmp(o->lang, "python"))
-			return pc_err_set(
-				err, PC_EINVAL,
-				"the %s template exists for --lang python only (it needs a JSON parser)",
-				o->parts[i].kind == PC_SCAFFOLD_OAUTH
-					? "OAuth"
-					: "memory provider");
 	return 0;
 }
 
