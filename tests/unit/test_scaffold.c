@@ -1,0 +1,359 @@
+/* test_scaffold.c - scaffold/ (pc_scaffold.h) and the name and part checks
+ * `plugcheck new`/`add` run before it (conformance/cli/cli_scaffold.c):
+ * R2.5 plugin names, R2.8 reserved commands, R2.14/R2.15 built-in tool
+ * names, R3.2 capabilities, ChatCLI names (M6, N1, N3), no overwriting
+ * without force, and add's edits that keep every other manifest byte. */
+#include <sys/stat.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pc_buf.h"
+#include "pc_cli_scaffold.h"
+#include "pc_fs.h"
+#include "pc_manifest.h"
+#include "pc_scaffold.h"
+#include "pc_xalloc.h"
+
+/* name check: 0, or -1 with a message that must contain `want` */
+static void name_is(enum pc_scaffold_host host, const char *name, bool override,
+		    const char *want)
+{
+	char *msg = NULL;
+	int rc = pc_cli_scaffold_plugin_name(host, name, override, &msg);
+
+	if (!want) {
+		assert_int_equal(rc, 0);
+		assert_null(msg);
+		return;
+	}
+	assert_int_equal(rc, -1);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, want));
+	free(msg);
+}
+
+static void catalyst_names_r2_5(void **state)
+{
+	(void)state;
+	name_is(PC_SCAFFOLD_CATALYST, "", false, "plugin name is empty (R2.5)");
+	name_is(PC_SCAFFOLD_CATALYST, ".", false, "path separator: \".\"");
+	name_is(PC_SCAFFOLD_CATALYST, "..", false, "path separator");
+	name_is(PC_SCAFFOLD_CATALYST, "a/b", false, "(R2.5)");
+	name_is(PC_SCAFFOLD_CATALYST, "a\\b", false, "path separator");
+	name_is(PC_SCAFFOLD_CATALYST, "a\"b", false, "cannot be quoted");
+	name_is(PC_SCAFFOLD_CATALYST, "a$b", false, "cannot be quoted");
+	name_is(PC_SCAFFOLD_CATALYST, "a\tb", false, "cannot be quoted");
+	/* R2.5 has no charset rule: spaces and dots are the host's business */
+	name_is(PC_SCAFFOLD_CATALYST, "my plugin.v2", false, NULL);
+	name_is(PC_SCAFFOLD_CATALYST, "...", false, NULL);
+	name_is(PC_SCAFFOLD_CATALYST, "memory", false, NULL);
+}
+
+static void chatcli_names(void **state)
+{
+	(void)state;
+	name_is(PC_SCAFFOLD_CHATCLI, "word-count_2", false, NULL);
+	name_is(PC_SCAFFOLD_CHATCLI, "memory", false,
+		"@memory is a ChatCLI builtin that the plugin would silently replace (D7, N1)");
+	name_is(PC_SCAFFOLD_CHATCLI, "memory", true, NULL);
+	name_is(PC_SCAFFOLD_CHATCLI, "coder", false, "builtin");
+	name_is(PC_SCAFFOLD_CHATCLI, "mcp_x", false, "(M6)");
+	name_is(PC_SCAFFOLD_CHATCLI, "mcpx", false, NULL);
+	name_is(PC_SCAFFOLD_CHATCLI, "_x", false, "(N3)");
+	name_is(PC_SCAFFOLD_CHATCLI, "a:b", false, "letters, digits");
+	name_is(PC_SCAFFOLD_CHATCLI, "@x", false, "letters, digits");
+	name_is(PC_SCAFFOLD_CHATCLI, "", false, "letters, digits");
+}
+
+static void part_fails(struct pc_cli_parts *ps, enum pc_scaffold_kind kind,
+		       const char *name, const char *want)
+{
+	char *msg = NULL;
+	size_t n = ps->n;
+
+	assert_int_equal(pc_cli_scaffold_add_part(ps, kind, name, &msg), -1);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, want));
+	assert_int_equal(ps->n, n);
+	free(msg);
+}
+
+static void part_ok(struct pc_cli_parts *ps, enum pc_scaffold_kind kind,
+		    const char *name)
+{
+	char *msg = NULL;
+
+	assert_int_equal(pc_cli_scaffold_add_part(ps, kind, name, &msg), 0);
+	assert_null(msg);
+}
+
+static void hooks_get_the_points_policy_r4_2(void **state)
+{
+	struct pc_cli_parts ps = { .n = 0 };
+
+	(void)state;
+	part_ok(&ps, PC_SCAFFOLD_HOOK, "pre_bash");
+	assert_true(ps.v[0].blocking);
+	assert_true(ps.v[0].pass_args);
+	assert_int_equal(ps.v[0].timeout_ms,
+			 pc_hook_default_timeout_ms(PC_HOOK_PRE_BASH));
+	part_ok(&ps, PC_SCAFFOLD_HOOK, "turn_end");
+	assert_false(ps.v[1].blocking);
+	assert_false(ps.v[1].pass_args);
+	part_ok(&ps, PC_SCAFFOLD_HOOK, "session_stop");
+	assert_true(ps.v[2].pass_args);
+	part_fails(&ps, PC_SCAFFOLD_HOOK, "pre_nothing", "not a hook point");
+	part_fails(&ps, PC_SCAFFOLD_HOOK, "pre_bash",
+		   "'pre_bash' is given twice");
+}
+
+static void commands_and_tools_r2_8_r2_15(void **state)
+{
+	struct pc_cli_parts ps = { .n = 0 };
+	char *msg = NULL;
+
+	(void)state;
+	part_fails(&ps, PC_SCAFFOLD_COMMAND, "help",
+		   "reserved builtin slash command (R2.8)");
+	part_fails(&ps, PC_SCAFFOLD_COMMAND, "/login", "(R2.8)");
+	part_ok(&ps, PC_SCAFFOLD_COMMAND, "/hello");
+	assert_string_equal(ps.v[0].name, "hello");
+	part_fails(&ps, PC_SCAFFOLD_TOOL, "a/b", "file name");
+	part_fails(&ps, PC_SCAFFOLD_TOOL, "", "file name");
+	part_ok(&ps, PC_SCAFFOLD_TOOL, "read_file");
+	part_ok(&ps, PC_SCAFFOLD_TOOL, "lookup");
+	part_ok(&ps, PC_SCAFFOLD_MEMORY, NULL);
+	part_fails(&ps, PC_SCAFFOLD_MEMORY, NULL, "'--memory' is given twice");
+	/* built-in tool names need --override, which then marks the tool */
+	assert_int_equal(pc_cli_scaffold_check_tools(&ps, &msg), -1);
+	assert_non_null(strstr(
+		msg,
+		"tool 'read_file' is a built-in tool name; the host would hide it (R2.15)"));
+	free(msg);
+	msg = NULL;
+	ps.override = true;
+	assert_int_equal(pc_cli_scaffold_check_tools(&ps, &msg), 0);
+	assert_null(msg);
+	assert_true(ps.v[1].override);
+	assert_false(ps.v[2].override);
+}
+
+/* The part limit at N-1, N and N+1. */
+static void at_most_64_parts(void **state)
+{
+	struct pc_cli_parts ps = { .n = 0 };
+	char names[PC_CLI_SCAFFOLD_MAX_PARTS + 1][16];
+
+	(void)state;
+	for (int i = 0; i <= PC_CLI_SCAFFOLD_MAX_PARTS; i++)
+		snprintf(names[i], sizeof(names[i]), "t%d", i);
+	for (int i = 0; i < PC_CLI_SCAFFOLD_MAX_PARTS - 1; i++)
+		part_ok(&ps, PC_SCAFFOLD_TOOL, names[i]);
+	assert_int_equal(ps.n, PC_CLI_SCAFFOLD_MAX_PARTS - 1);
+	part_ok(&ps, PC_SCAFFOLD_TOOL, names[PC_CLI_SCAFFOLD_MAX_PARTS - 1]);
+	assert_int_equal(ps.n, PC_CLI_SCAFFOLD_MAX_PARTS);
+	part_fails(&ps, PC_SCAFFOLD_TOOL, names[PC_CLI_SCAFFOLD_MAX_PARTS],
+		   "too many parts (at most 64)");
+}
+
+static void capabilities_r3_2(void **state)
+{
+	const struct pc_scaffold_part parts[] = {
+		{ .kind = PC_SCAFFOLD_HOOK,
+		  .name = "pre_input",
+		  .pass_args = true },
+		{ .kind = PC_SCAFFOLD_COMMAND, .name = "ask", .prompt = true },
+		{ .kind = PC_SCAFFOLD_TOOL, .name = "t", .readonly = true },
+		{ .kind = PC_SCAFFOLD_OAUTH, .name = "acme" },
+	};
+	const char *want[] = { "access_network",     "access_secrets",
+			       "execute_subprocess", "read_workspace",
+			       "receive_prompts",    "receive_tool_arguments",
+			       "register_commands",  "register_providers",
+			       "register_tools" };
+	struct pc_strvec caps = PC_STRVEC_INIT;
+
+	(void)state;
+	pc_scaffold_capabilities(parts, 4, &caps);
+	assert_int_equal(caps.nr, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < caps.nr; i++)
+		assert_string_equal(caps.v[i], want[i]);
+	pc_strvec_release(&caps);
+	/* a prompt command alone needs no subprocess */
+	pc_scaffold_capabilities(&parts[1], 1, &caps);
+	assert_int_equal(caps.nr, 1);
+	assert_string_equal(caps.v[0], "register_commands");
+	pc_strvec_release(&caps);
+}
+
+static char *slurp(const char *dir, const char *rel)
+{
+	char *p = pc_fs_join(dir, rel);
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+
+	assert_int_equal(pc_fs_read_capped(p, &b, NULL), 0);
+	free(p);
+	return pc_buf_detach(&b, NULL);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *p = pc_fs_join(dir, rel);
+
+	assert_int_equal(pc_fs_write(p, text, strlen(text), NULL), 0);
+	free(p);
+}
+
+static void new_never_overwrites_without_force(void **state)
+{
+	struct pc_scaffold_part part = {
+		.kind = PC_SCAFFOLD_HOOK,
+		.name = "pre_bash",
+		.blocking = true,
+		.pass_args = true,
+		.timeout_ms = 5000,
+	};
+	struct pc_err err = PC_ERR_INIT;
+	char *root = pc_fs_mkdtemp("scaffold"),
+	     *tdir = pc_scaffold_templates_dir(&err);
+	char *dir = pc_fs_join(root, "p"), *text;
+	struct pc_scaffold_opts o = { .name = "p",
+				      .dir = dir,
+				      .lang = "sh",
+				      .templates = tdir,
+				      .parts = &part,
+				      .nparts = 1 };
+	struct pc_strvec w = PC_STRVEC_INIT;
+
+	(void)state;
+	assert_non_null(tdir);
+	assert_int_equal(pc_scaffold_new(&o, &w, &err), 0);
+	assert_int_equal(w.nr, 7);
+	assert_string_equal(w.v[0], "hooks/pre_bash.sh");
+	assert_string_equal(w.v[2], "plugin.json");
+	pc_strvec_release(&w);
+	put(dir, "hooks/pre_bash.sh", "mine\n");
+	/* every target is checked before anything is written */
+	assert_int_equal(pc_scaffold_new(&o, &w, &err), PC_EINVAL);
+	assert_string_equal(
+		err.msg,
+		"'hooks/pre_bash.sh' already exists (use --force to overwrite it)");
+	assert_int_equal(w.nr, 0);
+	text = slurp(dir, "hooks/pre_bash.sh");
+	assert_string_equal(text, "mine\n");
+	free(text);
+	o.force = true;
+	assert_int_equal(pc_scaffold_new(&o, &w, &err), 0);
+	text = slurp(dir, "hooks/pre_bash.sh");
+	assert_string_not_equal(text, "mine\n");
+	free(text);
+	pc_strvec_release(&w);
+	/* a ChatCLI plugin is one executable: no parts */
+	o.host = PC_SCAFFOLD_CHATCLI;
+	assert_int_equal(pc_scaffold_new(&o, &w, &err), PC_EINVAL);
+	assert_int_equal(w.nr, 0);
+	o.nparts = 0;
+	o.force = false;
+	o.lang = "c";
+	free(dir);
+	o.dir = dir = pc_fs_join(root, "chat");
+	assert_int_equal(pc_scaffold_new(&o, &w, &err), 0);
+	assert_int_equal(w.nr, 7);
+	assert_string_equal(w.v[0], "src/p.c");
+	assert_string_equal(w.v[1], "Makefile");
+	assert_string_equal(w.v[2], "tests/run.sh");
+	pc_strvec_release(&w);
+	pc_fs_rm_rf(root);
+	free(root);
+	free(dir);
+	free(tdir);
+}
+
+static const char manifest[] =
+	"{\n"
+	"    \"name\":   \"h\",\n"
+	"    \"version\": \"1.2.3\",\n"
+	"    \"capabilities\": [\"execute_subprocess\", \"receive_tool_arguments\"],\n"
+	"    \"hooks\": {\n"
+	"        \"pre_bash\": {\"script\": \"hooks/pre_bash.sh\", \"timeout_ms\": 4000, \"pass_args\": true}\n"
+	"    },\n"
+	"    \"x-extra\": {\"nested\": [1, 2, {\"a\": null}]}\n"
+	"}\n";
+
+static const char after_tool[] =
+	"{\n"
+	"    \"name\":   \"h\",\n"
+	"    \"version\": \"1.2.3\",\n"
+	"    \"capabilities\": [\"execute_subprocess\", \"read_workspace\", \"receive_tool_arguments\", \"register_tools\"],\n"
+	"    \"hooks\": {\n"
+	"        \"pre_bash\": {\"script\": \"hooks/pre_bash.sh\", \"timeout_ms\": 4000, \"pass_args\": true}\n"
+	"    },\n"
+	"    \"x-extra\": {\"nested\": [1, 2, {\"a\": null}]},\n"
+	"    \"tools\": [ { \"name\": \"lookup\", \"description\": \"Describe what lookup does for the model.\", \"kind\": \"readonly\", \"parameters\": { \"type\": \"object\", \"properties\": { \"text\": { \"type\": \"string\", \"description\": \"Input text.\" } } }, \"script\": \"tools/lookup.sh\", \"timeout_ms\": 30000 } ]\n"
+	"}\n";
+
+static void add_keeps_every_other_byte(void **state)
+{
+	struct pc_scaffold_part tool = { .kind = PC_SCAFFOLD_TOOL,
+					 .name = "lookup",
+					 .readonly = true };
+	struct pc_err err = PC_ERR_INIT;
+	char *root = pc_fs_mkdtemp("scaffold"),
+	     *tdir = pc_scaffold_templates_dir(&err);
+	struct pc_scaffold_opts o = {
+		.dir = root, .templates = tdir, .parts = &tool, .nparts = 1
+	};
+	struct pc_strvec w = PC_STRVEC_INIT;
+	char *text;
+
+	(void)state;
+	put(root, "plugin.json", manifest);
+	assert_int_equal(pc_scaffold_add(&o, &w, &err), 0);
+	assert_int_equal(w.nr, 3);
+	assert_string_equal(w.v[0], "tools/lookup.sh");
+	assert_string_equal(w.v[2], "plugin.json");
+	text = slurp(root, "plugin.json");
+	assert_string_equal(text, after_tool);
+	free(text);
+	pc_strvec_release(&w);
+	/* the same part again: refused, the manifest untouched */
+	assert_int_equal(pc_scaffold_add(&o, &w, &err), PC_EINVAL);
+	text = slurp(root, "plugin.json");
+	assert_string_equal(text, after_tool);
+	free(text);
+	/* not a JSON object: refused, untouched */
+	put(root, "plugin.json", "[1, 2]\n");
+	tool.name = "other";
+	assert_int_not_equal(pc_scaffold_add(&o, &w, &err), 0);
+	text = slurp(root, "plugin.json");
+	assert_string_equal(text, "[1, 2]\n");
+	free(text);
+	pc_strvec_release(&w);
+	pc_fs_rm_rf(root);
+	free(root);
+	free(tdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(catalyst_names_r2_5),
+		cmocka_unit_test(chatcli_names),
+		cmocka_unit_test(hooks_get_the_points_policy_r4_2),
+		cmocka_unit_test(commands_and_tools_r2_8_r2_15),
+		cmocka_unit_test(at_most_64_parts),
+		cmocka_unit_test(capabilities_r3_2),
+		cmocka_unit_test(new_never_overwrites_without_force),
+		cmocka_unit_test(add_keeps_every_other_byte),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
