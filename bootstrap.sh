@@ -3,7 +3,7 @@
 # build it with the dev preset. `--deps` installs the dependencies only.
 set -eu
 cd "$(dirname "$0")"
-pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash libxml2-utils python3-jsonschema libmicrohttpd-dev libcurl4-openssl-dev curl libsodium-dev openssl shellcheck libzip-dev"
+pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash libxml2-utils python3-jsonschema libmicrohttpd-dev libcurl4-openssl-dev curl libsodium-dev openssl shellcheck libzip-dev git"
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -458,4 +458,167 @@ void pc_chatcli_dir_release(struct pc_chatcli_dir *d);
  * (an external of that name silently replaces it, D7). */
 bool pc_chatcli_is_builtin(const char *name);
 
+/* --- install from git (I2-I5) ----------------------------------------- */
+
+/* What parseGitURL makes of the URL the user typed (I2). */
+struct pc_chatcli_git_url {
+	char *clone_url; /* what `git clone` gets */
+	char *branch;	 /* "" for a plain URL */
+	char *subdir;	 /* "" for a plain URL; trailing '/' trimmed */
+};
+
+#define PC_CHATCLI_GIT_URL_INIT  \
+	{                        \
+		NULL, NULL, NULL \
+	}
+
+/* pc_chatcli_git_url_parse - I2: the first "/tree/" splits `raw` into
+ * clone URL (the part before it plus ".git"), branch (up to the next '/')
+ * and subdirectory (the rest, trailing '/' trimmed); the GitLab "/-/tree/"
+ * form therefore clones "<repo>/-.git" as the host does. Any other string
+ * is cloned as given. Fills *u with new strings (never NULL). */
+void pc_chatcli_git_url_parse(const char *raw, struct pc_chatcli_git_url *u);
+void pc_chatcli_git_url_release(struct pc_chatcli_git_url *u);
+
+/* pc_chatcli_install_name - I4: the file name the host gives the binary:
+ * the last path element of `build_dir` with one trailing ".git" removed
+ * (for a plain URL that is the temporary clone directory's name). Returns
+ * a new string. */
+char *pc_chatcli_install_name(const char *build_dir);
+
+/* How far /plugin install got (I3-I5). */
+enum pc_chatcli_install_stage {
+	PC_CHATCLI_INSTALL_CLONE,  /* git clone failed */
+	PC_CHATCLI_INSTALL_SUBDIR, /* the /tree/ subdirectory is missing */
+	PC_CHATCLI_INSTALL_BUILD,  /* go build failed (or go is missing) */
+	PC_CHATCLI_INSTALL_CHMOD,  /* chmod 0755 of the binary failed */
+	PC_CHATCLI_INSTALL_DONE,   /* the binary is in the plugins dir */
+};
+
+struct pc_chatcli_install_opts {
+	const char *source;	     /* borrowed; the argument of /plugin
+					install */
+	const char *plugins_dir;     /* borrowed; where the binary goes */
+	const char *tmp_dir;	     /* borrowed; where the clone directory
+					"chatcli-plugin-<digits>" is made
+					(the host: os.TempDir()) */
+	const struct pc_strvec *env; /* borrowed; git's and go's whole
+					environment; NULL: plugcheck's */
+	int64_t clone_timeout_ms;    /* plugcheck's bound; 0: 300 s */
+	int64_t build_timeout_ms;    /* plugcheck's bound; 0: 600 s */
+	const char *go;		     /* borrowed; the go command; NULL:
+					"go" searched in PATH, as the host */
+	bool no_build;		     /* do not run go (it is not on PATH):
+					stop at the build stage with
+					build_skipped set */
+};
+
+struct pc_chatcli_install {
+	struct pc_chatcli_git_url url;
+	char *clone_dir; /* the temporary clone; the caller removes it
+			    (the host removes it when the install ends) */
+	char *build_dir; /* clone_dir or clone_dir/subdir */
+	char *name;	 /* I4 */
+	char *dest;	 /* plugins_dir/name */
+	bool go_tree;	 /* build_dir holds *.go files (informational:
+			    the host runs go build regardless) */
+	bool build_skipped;
+	enum pc_chatcli_install_stage stage; /* the stage that failed, or
+						DONE */
+	char *error;  /* the failing step's error, or NULL */
+	char *output; /* git's or go's combined output (never NULL) */
+	int64_t clone_ms, build_ms;
+};
+
+#define PC_CHATCLI_INSTALL_INIT \
+	{                       \
+		0               \
+	}
+
+/* pc_chatcli_install - /plugin install after the confirmation (I3-I5):
+ * parse the URL (I2); make tmp_dir/chatcli-plugin-<random uint32 in
+ * decimal>; `git clone --depth=1 [--branch B] URL DIR`; check the
+ * subdirectory; derive the name (I4); run `go build -o PLUGINS/NAME .` in
+ * the build directory (o->go instead of "go" when set); chmod 0755. Each step
+ * runs only when the one before succeeded; *r says which one failed and why
+ * (git's or go's exit status and combined output; "subdirectory 'S' not found
+ * in repository"; for a missing go, the text Go's exec gives: exec: "go":
+ * executable file not found in $PATH). Does not reload (the caller does, D10),
+ * does not remove clone_dir. Returns 0 whenever *r holds the outcome; PC_EIO
+ * when no temporary directory can be made (err filled). Release with
+ * pc_chatcli_install_release(). */
+int pc_chatcli_install(const struct pc_chatcli_install_opts *o,
+		       struct pc_chatcli_install *r, struct pc_err *err);
+void pc_chatcli_install_release(struct pc_chatcli_install *r);
+
+/* pc_chatcli_find_program - the first executable `name` in the PATH of
+ * `env` (NULL: plugcheck's), as a new string, or NULL. */
+char *pc_chatcli_find_program(const char *name, const struct pc_strvec *env);
+
+/* --- the watcher (D9) ------------------------------------------------- */
+
+/* fsnotify's event ops, as the host's watcher sees them. */
+enum pc_chatcli_fsop {
+	PC_CHATCLI_FS_CREATE = 1 << 0, /* IN_CREATE, IN_MOVED_TO */
+	PC_CHATCLI_FS_WRITE = 1 << 1,  /* IN_MODIFY */
+	PC_CHATCLI_FS_REMOVE = 1 << 2, /* IN_DELETE, IN_DELETE_SELF */
+	PC_CHATCLI_FS_RENAME = 1 << 3, /* IN_MOVED_FROM, IN_MOVE_SELF */
+	PC_CHATCLI_FS_CHMOD = 1 << 4,  /* IN_ATTRIB */
+};
+
+/* D9: the delay between the last qualifying event and the reload. */
+#define PC_CHATCLI_DEBOUNCE_MS 500
+
+/* The host's debounce timer, on a clock the caller supplies (ms). */
+struct pc_chatcli_debounce {
+	bool armed;
+	int64_t due_ms;
+};
+
+#define PC_CHATCLI_DEBOUNCE_INIT \
+	{                        \
+		false, 0         \
+	}
+
+/* pc_chatcli_fsop_qualifies - D9: `ops` (enum pc_chatcli_fsop bits)
+ * include Write, Create, Remove or Rename; Chmod alone does not count. */
+bool pc_chatcli_fsop_qualifies(unsigned ops);
+
+/* pc_chatcli_debounce_event - D9: an event with `ops` at `now_ms`; a
+ * qualifying one stops the pending timer and arms a new one due at
+ * now_ms + 500. Returns whether it qualified. */
+bool pc_chatcli_debounce_event(struct pc_chatcli_debounce *d, unsigned ops,
+			       int64_t now_ms);
+
+/* pc_chatcli_debounce_fire - when the timer is armed and due at or before
+ * `now_ms`: disarm it, store the due time in *at_ms (may be NULL) and
+ * return true (the host calls Reload then). Otherwise false. */
+bool pc_chatcli_debounce_fire(struct pc_chatcli_debounce *d, int64_t now_ms,
+			      int64_t *at_ms);
+
+/* One fsnotify event: the entry name in the watched directory and its
+ * ops. */
+struct pc_chatcli_fsevent {
+	char *name;
+	unsigned ops;
+};
+
+/* pc_chatcli_watch_open - an inotify watch on directory `dir` alone (not
+ * recursive) with the event set fsnotify subscribes to (D9). Returns the
+ * non-blocking, close-on-exec descriptor, or PC_EIO (err filled). Close
+ * it with close(). */
+int pc_chatcli_watch_open(const char *dir, struct pc_err *err);
+
+/* pc_chatcli_watch_drain - read every event queued on watch `fd` without
+ * blocking and append them, mapped to fsnotify ops, to *v (an array of
+ * *nr events the caller frees with pc_chatcli_fsevents_free). Returns the
+ * OR of all their ops (0: none). */
+unsigned pc_chatcli_watch_drain(int fd, struct pc_chatcli_fsevent **v,
+				size_t *nr);
+void pc_chatcli_fsevents_free(struct pc_chatcli_fsevent *v, size_t nr);
+
+/* pc_chatcli_fsops_str - "CREATE|WRITE" style text of `ops` into buf
+ * (`n` bytes); returns buf. */
+const char *pc_chatcli_fsops_str(unsigned ops, char *buf, size_t n);
+
 #endif
