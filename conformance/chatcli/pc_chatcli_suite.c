@@ -257,6 +257,22 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 				"the metadata of '%s' mentions stdin", e->file);
 }
 
+/* reload_cost - D4, M1, S1: what this plugin adds to every reload. */
+static void reload_cost(struct ctx *c, const struct pc_chatcli_entry *e)
+{
+	const struct pc_chatcli_probe *p = &e->probe;
+	int64_t ms = p->metadata_run.ms + p->schema_run.ms;
+	char *cls = pc_xasprintf("plugcheck.chatcli.%s", e->file);
+	char *out = pc_xasprintf(
+		"--metadata %lld ms + --schema %lld ms, run at every reload (startup, every debounced watcher event, /plugin install, uninstall and reload) with the plugin manager's lock held",
+		(long long)p->metadata_run.ms, (long long)p->schema_run.ms);
+
+	pc_report_add_case(c->r, cls, "reload cost", PC_CASE_PASS, NULL, out,
+			   (double)ms / 1000.0);
+	free(out);
+	free(cls);
+}
+
 static void check_probe_runs(struct ctx *c, const struct pc_chatcli_entry *e,
 			     const struct pc_chatcli_probe *again)
 {
@@ -495,6 +511,7 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 	pc_chatcli_probe(e->path, &c->env, c->cwd, c->o->probe_timeout_ms,
 			 &again, NULL);
 	check_probe_runs(c, e, &again);
+	reload_cost(c, e);
 	pc_chatcli_probe_release(&again);
 	scrub_dir(c->cwd);
 	scrub_dir(c->home);

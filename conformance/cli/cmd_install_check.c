@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_chatcli_cli.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -32,6 +33,8 @@ static const char usage[] =
 	"  --ignore ID     suppress a rule id (repeatable)\n"
 	"  --repeat N      latency firings per hook (default 5)\n"
 	"  -h, --help      show this help\n\n"
+	"A git directory or URL without plugin.json is a ChatCLI plugin: see\n"
+	"`plugcheck install-check --host chatcli --help`.\n\n"
 	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage,\n"
 	"3 the plugin could not be loaded at all.\n";
 
@@ -106,8 +109,11 @@ static int run(int argc, char **argv)
 	struct pc_manifest_env env = pc_cli_manifest_env();
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_err err = PC_ERR_INIT;
-	int rc = parse(argc, argv, &c);
+	int rc = pc_chatcli_install_route(&argc, argv);
 
+	if (rc >= 0)
+		return rc;
+	rc = parse(argc, argv, &c);
 	if (rc)
 		goto out;
 	c.io.with = &c.with;

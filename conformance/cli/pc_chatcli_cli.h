@@ -17,6 +17,14 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd);
  * enum pc_exit. */
 int pc_chatcli_fire_call(int argc, char **argv);
 
+/* pc_chatcli_install_route - for `install-check`: when --host chatcli is
+ * given, or no --host is given and the source argument is a git directory
+ * or URL without plugin.json (pc_chatcli_icheck_is_source), run the
+ * ChatCLI install-check (I2-I5, D9) and return its exit code. Otherwise
+ * return -1 with any `--host catalyst` removed from argv (*argc adjusted)
+ * for the Catalyst command. A bad --host value returns PC_EXIT_USAGE. */
+int pc_chatcli_install_route(int *argc, char **argv);
+
 /* pc_chatcli_default_keys - $HOME/.chatcli/trusted-keys (G4); new string. */
 char *pc_chatcli_default_keys(void);
 
