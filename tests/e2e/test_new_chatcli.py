@@ -74,7 +74,7 @@ def test_chatcli_every_language_checks_clean_and_its_tests_pass(ctx):
             eq(bad, [], f"check {l}: findings")
             eq(code, 0, f"check {l} exit")
             eq(p.returncode, 0, f"tests/run.sh {l}:\n{p.stdout}{p.stderr}")
-            assert p.stdout.count("\nok   ") == 7 and "all passed" in p.stdout, p.stdout
+            assert p.stdout.count("\nok   ") == 8 and "all passed" in p.stdout, p.stdout
 
 
 def test_chatcli_files_and_next_steps(ctx):
@@ -136,3 +136,35 @@ def test_chatcli_refuses_names_the_host_mishandles(ctx):
         eq((code, out, err), (2, "", msg), str(args))
     code, out, err = ctx.run("new", "memory", "--host", "chatcli", "--override")
     eq(code, 0, err)
+
+
+ARGVS = [["echo", "--repeat", "1e+00", "--text", "a b", "--upper", "c"],
+         ["echo", "--text", "--looks-like-a-flag"], ["echo", "--text=x", "--", "--y"],
+         ["echo"], ["echo", "--text"], ["echo", "--text", "x", "--repeat", "2.5"],
+         ["echo", "--text", "x", "--repeat", "101"], ["echo", "--bogus"],
+         ["list", "--item", "a", "--item", "b c", "d"], ["list", "--item=a", "--", "--item"],
+         ["list"], ["list", "--item"], ['{"text":"x"}'], ["nope"], [],
+         ["--metadata", "extra"]]
+
+
+def test_chatcli_languages_answer_alike(ctx):
+    """The three templates are one design: same exit status and the same
+    stdout and stderr for the same argv (A7/A8 forms and refusals)."""
+    got = {}
+    for l in ("sh", "python", "c"):
+        exe = os.path.join(generate(ctx, "same", l), "bin", "same")
+        rows = []
+        for argv in ARGVS + [["--metadata"], ["--schema"]]:
+            p = subprocess.run([exe, *argv], capture_output=True, text=True, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            rows.append((argv, p.returncode, p.stdout, p.stderr))
+        got[l] = rows
+        shutil.rmtree(os.path.join(ctx.tmp, "same"))
+    eq(got["python"], got["sh"], "python vs sh")
+    eq(got["c"], got["sh"], "c vs sh")
+    meta = json.loads(got["sh"][-2][2])
+    eq(meta, {"name": "@same", "description": "Echoes text and lists items (replace with "
+              "what same does).", "usage": "@same echo --text TEXT [--upper] [--repeat N] | "
+              "@same list --item ITEM [--item ITEM]...", "version": "0.1.0"})
+    schema = json.loads(got["sh"][-1][2])
+    eq([s["name"] for s in schema["subcommands"]], ["echo", "list"])

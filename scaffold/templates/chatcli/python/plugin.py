@@ -33,7 +33,7 @@ class UsageError(Exception):
     pass
 
 
-def parse(args, value_flags, bool_flags):
+def parse(cmd, args, value_flags, bool_flags):
     """Flags as the host produces them: `--k v` (the value is taken as is,
     even when it starts with --), `--k=v` (text form), bare `--k` for
     booleans, repeated flags; other words are positionals."""
@@ -54,34 +54,34 @@ def parse(args, value_flags, bool_flags):
         elif key in value_flags:
             if not eq:
                 if i + 1 >= len(args):
-                    raise UsageError("--%s needs a value" % key)
+                    raise UsageError("%s: --%s needs a value" % (cmd, key))
                 i += 1
                 val = args[i]
             flags.setdefault(key, []).append(val)
         else:
-            raise UsageError("unknown flag '%s'" % a)
+            raise UsageError("%s: unknown flag '%s'" % (cmd, a))
         i += 1
     return flags, words
 
 
-def to_int(text):
+def to_int(what, text):
     """Go prints numbers as %v of a float64 (1e+06, 2.5)."""
     try:
         f = float(text)
     except ValueError:
         f = float("nan")
     if f != f or f != int(f):
-        raise UsageError("wants a whole number, not '%s'" % text)
+        raise UsageError("%s wants a whole number, not '%s'" % (what, text))
     return int(f)
 
 
 def cmd_echo(args):
-    flags, words = parse(args, {"text", "repeat"}, {"upper"})
+    flags, words = parse("echo", args, {"text", "repeat"}, {"upper"})
     parts = flags.get("text", [])[-1:] + words
     if not parts:
         raise UsageError("echo: --text is required")
     text = " ".join(parts)
-    n = to_int(flags.get("repeat", ["1"])[-1])
+    n = to_int("echo: --repeat", flags.get("repeat", ["1"])[-1])
     if not 1 <= n <= 100:
         raise UsageError("echo: --repeat must be 1 to 100")
     if "upper" in flags:
@@ -92,7 +92,7 @@ def cmd_echo(args):
 
 
 def cmd_list(args):
-    flags, words = parse(args, {"item"}, set())
+    flags, words = parse("list", args, {"item"}, set())
     items = flags.get("item", []) + words
     if not items:
         raise UsageError("list: give at least one --item")

@@ -79,6 +79,7 @@ call '{"cmd":"list","args":{"item":["first","second one"],"nothing":null}}' 0 \
 call 'list --item=a b' 0 '- a' '- b'
 call '{"text":"no cmd"}' 1 \
 	'@{{PLUGIN}}: one JSON argument without "cmd": call {"cmd":"echo","args":{"text":"..."}} or: echo --text "..."'
+call 'echo --text x --repeat' 1 '@{{PLUGIN}}: echo: --repeat needs a value'
 call 'frobnicate' 1 "@{{PLUGIN}}: unknown subcommand 'frobnicate'"
 
 if [ "$failed" = 0 ]; then
