@@ -726,8 +726,9 @@ out:
 	return false;
 }
 
-/* R10.1 system_prompt_injection. */
-static char *system_prompt(struct run *r)
+/* R10.1 system_prompt_injection after the base prompt. */
+char *pc__turn_system_prompt(const struct pc_turn_opts *o,
+			     struct pc_plugin *const *ps, size_t n)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	bool any = false;
@@ -735,9 +736,9 @@ static char *system_prompt(struct run *r)
 	pc_buf_addf(
 		&b,
 		"You are Catalyst Code's main agent (plugcheck reference host).\nWorkspace: %s",
-		r->o->host->workspace);
-	for (size_t i = 0; i < r->n; i++) {
-		const char *s = r->ps[i]->system_prompt;
+		o->host->workspace);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = ps[i]->system_prompt;
 		size_t a, z;
 
 		if (!s)
@@ -750,8 +751,8 @@ static char *system_prompt(struct run *r)
 			continue;
 		pc_buf_adds(&b, any ? "\n\n"
 				    : "\n\n## Plugin-injected context\n\n");
-		pc_buf_addf(&b, "# Plugin: %s (v%s)\n%.*s", r->ps[i]->name,
-			    r->ps[i]->version ? r->ps[i]->version : "",
+		pc_buf_addf(&b, "# Plugin: %s (v%s)\n%.*s", ps[i]->name,
+			    ps[i]->version ? ps[i]->version : "",
 			    (int)(z - a), s + a);
 		any = true;
 	}
@@ -879,6 +880,7 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 	e = event(&r, "turn");
 	cJSON_AddNumberToObject(e, "index", t->turns++);
 	cJSON_AddStringToObject(e, "text", text);
+	pc__turn_note_stale(t, o);
 	defs = pc_turn_tool_defs(o, &log);
 	for (size_t i = 0; i < log.nr; i++)
 		log_line(&r, log.v[i]);
@@ -888,7 +890,7 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 	if (user) {
 		lifecycle(&r, PC_HOOK_TURN_START, NULL);
 		if (cJSON_GetArraySize(t->conversation) == 0) {
-			char *sp = system_prompt(&r);
+			char *sp = pc__turn_system_prompt(o, r.ps, r.n);
 
 			cJSON_AddItemToArray(t->conversation,
 					     message("system", sp));

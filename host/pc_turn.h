@@ -136,4 +136,98 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log);
  * Returns a new array of strings; caller frees. */
 cJSON *pc_turn_hook_list(const struct pc_turn *t);
 
+/* ---- plugin lifecycle between turns (pc_turn_life.c) ----
+ *
+ * The plugin-management protocol commands a client can send between two
+ * turns, with what each changes in the next turn (spec catalyst-code.md
+ * R1.13-R1.15, R10.3, §11):
+ *   - pc_turn_set_enabled (enable_plugin / disable_plugin): only the
+ *     in-memory flag flips. A disabled plugin fires no hook, offers no
+ *     tool, override or command, removes nothing through disable_tools
+ *     (R1.15) - from the next firing on. The system prompt already in the
+ *     conversation is NOT rebuilt (R10.3): a disabled plugin's
+ *     system_prompt stays, an enabled one's is missing, until a rebuild.
+ *   - pc_turn_reload (reload_plugins): the caller rescans
+ *     (pc_turn_rescan_dirs or its own scan); plugins disabled before stay
+ *     disabled by name, new ones come up enabled (R1.14); the events
+ *     plugins_list, plugin_commands and info "plugins reloaded: ..." are
+ *     emitted, then the system prompt is rebuilt when it changed.
+ * pc_turn_run notes a system prompt that no longer matches the enabled
+ * plugins with a `stale_system_prompt` event (plugcheck's own marker, rule
+ * PC-LIFE-001), so authors see the R10.3 trap. */
+
+/* What one scan of the plugin roots found: the registry after a reload. */
+struct pc_turn_rescan {
+	struct pc_plugin **plugins; /* owned; loaded plugins, unique names */
+	size_t nplugins;
+	struct pc_strvec skipped; /* names of trust-skipped plugins (R1.7) */
+	struct pc_strvec errors;  /* R1.11 messages, without "[plugins] " */
+	struct pc_strvec log;	  /* the host's stderr lines of the scan */
+};
+
+#define PC_TURN_RESCAN_INIT                                                \
+	{                                                                  \
+		.plugins = NULL, .nplugins = 0, .skipped = PC_STRVEC_INIT, \
+		.errors = PC_STRVEC_INIT, .log = PC_STRVEC_INIT            \
+	}
+
+/* pc_turn_rescan_release - free the plugins still in `rs` (set
+ * rs->plugins to NULL first to keep them) and the lists. */
+void pc_turn_rescan_release(struct pc_turn_rescan *rs);
+
+/* pc_turn_rescan_dirs - the scan of a reload over the plugin directories
+ * `dirs` (`n` paths, borrowed), in order: a directory without plugin.json
+ * is silently absent (R1.4); a load failure is logged "[plugins] failed to
+ * load plugin in ..." and collected in errors (R1.11); a later plugin
+ * replaces an earlier one with the same manifest name (R1.5). With
+ * `skip_all` (an untrusted project root) every candidate is skipped as
+ * the host skips it: its loosely read name (R1.7.7) goes to skipped and
+ * the R1.7.6 line to log. `menv` is borrowed. Fills `rs`
+ * (PC_TURN_RESCAN_INIT); never fails. */
+void pc_turn_rescan_dirs(char *const *dirs, size_t n,
+			 const struct pc_manifest_env *menv, bool skip_all,
+			 struct pc_turn_rescan *rs);
+
+/* pc_turn_set_enabled - enable_plugin (`enabled` true) or disable_plugin
+ * for the plugin named `name` among o->plugins (enabled or not; R1.13):
+ * flips its flag and appends {"type":"plugin_enabled"|"plugin_disabled",
+ * "name"} to t->transcript. Nothing is persisted and the system prompt is
+ * kept (R10.3). Returns 0; PC_ENOENT with "plugin '<name>' not found" (the
+ * host's text) in err, after appending {"type":"plugin_error","name",
+ * "message"}, when no plugin has that name. */
+int pc_turn_set_enabled(struct pc_turn *t, const struct pc_turn_opts *o,
+			const char *name, bool enabled, struct pc_err *err);
+
+/* pc_turn_reload - reload_plugins (R1.14, §11) once the caller rescanned
+ * into `rs`: each plugin of `old` (the registry before: o->plugins) that
+ * was disabled is disabled in rs->plugins when its name is still there;
+ * appends rs->log as log events, then plugins_list (every plugin, by
+ * name: commands, description, disable_tools, enabled,
+ * has_memory_provider, has_oauth, has_system_prompt, hooks (sorted), name,
+ * path, scope, tools, version), plugin_commands (R7.1) and {"type":"info",
+ * "message":"plugins reloaded: <n> loaded, <k> skipped, <e> errors"}; then
+ * the system-prompt refresh (R10.3): when t->conversation starts with a
+ * system message that differs from the prompt built from rs->plugins it
+ * is replaced, and {"type":"system_prompt","rebuilt":true|false} is
+ * appended (only when a conversation exists). `old` and `rs` are
+ * borrowed; afterwards the caller runs the next turns with rs->plugins.
+ * Returns 0; PC_EINVAL when old->host is NULL. */
+int pc_turn_reload(struct pc_turn *t, const struct pc_turn_opts *old,
+		   struct pc_turn_rescan *rs, struct pc_err *err);
+
+/* pc_turn_command - the plugin_command protocol command `name` (one
+ * leading '/' stripped; R7.2) with argument text `args`: looked up among
+ * the enabled plugins in name order, first declaration first. Unknown:
+ * error event "unknown plugin command '<name>'". Script-backed: run (R7.3,
+ * R7.4) and an info or error event with its text. Prompt-backed: render
+ * (R7.5, R7.6), info "/<name>[ <args>] — starting agent turn" and
+ * pc_turn_run with the rendered prompt (or the error event). Borrows all.
+ * Returns 0, or PC_ENOENT (err filled) for an unknown command. */
+int pc_turn_command(struct pc_turn *t, const struct pc_turn_opts *o,
+		    const char *name, const char *args, struct pc_err *err);
+
+/* pc_turn_plugins_json - the `plugins` array of a plugins_list event for
+ * the plugins of `o` (enabled or not), sorted by name. New array. */
+cJSON *pc_turn_plugins_json(const struct pc_turn_opts *o);
+
 #endif

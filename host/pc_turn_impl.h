@@ -36,4 +36,16 @@ const struct pc_tool_cfg *pc__turn_plugin_tool(struct pc_plugin **ps, size_t n,
 					       const char *name,
 					       struct pc_plugin **owner);
 
+/* pc__turn_system_prompt - the main system prompt the host builds from
+ * the enabled plugins `ps` (`n`, in name order) and the workspace of `o`:
+ * the base text plus the R10.1 injection. New string. */
+char *pc__turn_system_prompt(const struct pc_turn_opts *o,
+			     struct pc_plugin *const *ps, size_t n);
+
+/* pc__turn_note_stale - append a stale_system_prompt event to t for each
+ * plugin of `o` whose R10.1 part disagrees with t's persisted system
+ * prompt: present while the plugin is disabled, or absent while it is
+ * enabled (R10.3). No-op without a persisted system message. */
+void pc__turn_note_stale(struct pc_turn *t, const struct pc_turn_opts *o);
+
 #endif

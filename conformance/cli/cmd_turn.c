@@ -8,6 +8,7 @@
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
+#include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_mock.h"
 #include "pc_serde.h"
@@ -25,8 +26,15 @@ static const char usage[] =
 	"emits, the messages each request carries and the tool results.\n\n"
 	"  --text TEXT        a user message; repeat for several turns\n"
 	"                     (default: one turn saying \"hello\")\n"
-	"  --command NAME     run prompt-backed command NAME as the turn\n"
-	"  --args TEXT        the command's argument text\n"
+	"  --command NAME     run plugin command NAME (a prompt-backed one\n"
+	"                     runs as a turn)\n"
+	"  --args TEXT        the commands' argument text\n"
+	"  --disable NAME     /plugin-disable NAME at this point\n"
+	"  --enable NAME      /plugin-enable NAME at this point\n"
+	"  --reload           /plugin-reload at this point (the PATHs are\n"
+	"                     read again; see docs/turn.md)\n"
+	"                     --text, --command, --disable, --enable and\n"
+	"                     --reload run in the order given\n"
 	"  --workspace DIR    where built-in tools act (default: a temp dir)\n"
 	"  --images N         attach N images to each turn\n"
 	"  --vision           enable the vision handoff (pre_turn)\n"
@@ -38,9 +46,20 @@ static const char usage[] =
 	"Exit: 0 every turn completed and every scripted reply was used,\n"
 	"1 otherwise, 2 usage, 3 a plugin could not be loaded.\n";
 
+/* One step of the session, in command-line order. */
+enum step_kind { STEP_TEXT, STEP_COMMAND, STEP_ENABLE, STEP_DISABLE,
+		 STEP_RELOAD };
+
+struct step {
+	enum step_kind kind;
+	const char *arg; /* text, command or plugin name; NULL for reload */
+};
+
 struct turn_cli {
-	struct pc_strvec texts;
-	const char *command, *cmd_args, *workspace;
+	struct step *steps;
+	size_t nsteps;
+	bool turned; /* a --text or --command was given */
+	const char *cmd_args, *workspace;
 	struct pc_turn_opts o;
 	int fmt;
 };
@@ -58,6 +77,15 @@ static int approval_mode(const char *s, enum pc_turn_approval *m)
 	return 0;
 }
 
+static void add_step(struct turn_cli *c, enum step_kind kind, const char *arg)
+{
+	c->steps = pc_xreallocarray(c->steps, c->nsteps + 1, sizeof(*c->steps));
+	c->steps[c->nsteps].kind = kind;
+	c->steps[c->nsteps++].arg = arg;
+	if (kind == STEP_TEXT || kind == STEP_COMMAND)
+		c->turned = true;
+}
+
 static int parse_opts(int argc, char **argv, struct turn_cli *c)
 {
 	static const struct option opts[] = {
@@ -70,6 +98,9 @@ static int parse_opts(int argc, char **argv, struct turn_cli *c)
 		{ "compact", no_argument, NULL, 'k' },
 		{ "approval", required_argument, NULL, 'p' },
 		{ "deny-approvals", no_argument, NULL, 'd' },
+		{ "disable", required_argument, NULL, 'D' },
+		{ "enable", required_argument, NULL, 'E' },
+		{ "reload", no_argument, NULL, 'R' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -81,10 +112,19 @@ static int parse_opts(int argc, char **argv, struct turn_cli *c)
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
-			pc_strvec_push(&c->texts, optarg);
+			add_step(c, STEP_TEXT, optarg);
 			break;
 		case 'c':
-			c->command = optarg;
+			add_step(c, STEP_COMMAND, optarg);
+			break;
+		case 'D':
+			add_step(c, STEP_DISABLE, optarg);
+			break;
+		case 'E':
+			add_step(c, STEP_ENABLE, optarg);
+			break;
+		case 'R':
+			add_step(c, STEP_RELOAD, NULL);
 			break;
 		case 'a':
 			c->cmd_args = optarg;
@@ -164,46 +204,6 @@ static int load_all(char **paths, int n, struct pc_plugin ***out)
 	return 0;
 }
 
-/* The prompt-backed command turn (R7.5): render, announce, run. */
-static void command_turn(struct turn_cli *c, struct pc_turn *t,
-			 struct pc_err *err)
-{
-	const char *args = c->cmd_args ? c->cmd_args : "";
-
-	for (size_t i = 0; i < c->o.nplugins; i++) {
-		struct pc_plugin *p = c->o.plugins[i];
-
-		for (size_t k = 0; k < p->ncommands; k++) {
-			struct pc_call_result r = { 0 };
-			cJSON *e;
-			char *msg;
-
-			if (strcmp(p->commands[k].name, c->command) ||
-			    !p->commands[k].agent_turn)
-				continue;
-			pc_host_render_prompt(c->o.host, p, &p->commands[k],
-					      args, &r);
-			if (!t->transcript)
-				t->transcript = cJSON_CreateArray();
-			e = cJSON_CreateObject();
-			cJSON_AddStringToObject(e, "type",
-						r.ok ? "info" : "error");
-			msg = r.ok ? pc_xasprintf(
-					     "/%s%s%s \xe2\x80\x94 starting agent turn",
-					     c->command, *args ? " " : "", args)
-				   : pc_xstrdup(r.output);
-			cJSON_AddStringToObject(e, "message", msg);
-			cJSON_AddItemToArray(t->transcript, e);
-			free(msg);
-			if (r.ok)
-				pc_turn_run(t, &c->o, r.output, err);
-			pc_call_result_release(&r);
-			return;
-		}
-	}
-	fprintf(stderr, "plugcheck: unknown plugin command '%s'\n", c->command);
-}
-
 static const char *s_of(const cJSON *e, const char *key)
 {
 	const cJSON *v = pc_serde_get(e, key);
@@ -211,10 +211,51 @@ static const char *s_of(const cJSON *e, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+static void print_list(const cJSON *e, const char *type)
+{
+	bool plugins = !strcmp(type, "plugins_list");
+	const cJSON *p;
+
+	printf("  %s:", type);
+	cJSON_ArrayForEach(p, pc_serde_get(e, plugins ? "plugins" : "commands"))
+	{
+		if (plugins)
+			printf(" %s (%s)", s_of(p, "name"),
+			       cJSON_IsTrue(pc_serde_get(p, "enabled"))
+				       ? "enabled"
+				       : "disabled");
+		else
+			printf(" /%s (%s)", s_of(p, "name"), s_of(p, "plugin"));
+	}
+	printf("\n");
+}
+
+/* The lifecycle events (pc_turn_life.c); false for other types. */
+static bool print_life(const cJSON *e, const char *type)
+{
+	if (!strcmp(type, "plugin_enabled") || !strcmp(type, "plugin_disabled"))
+		printf("%s %s\n", type, s_of(e, "name"));
+	else if (!strcmp(type, "plugin_error"))
+		printf("plugin_error %s: %s\n", s_of(e, "name"),
+		       s_of(e, "message"));
+	else if (!strcmp(type, "plugins_list") ||
+		 !strcmp(type, "plugin_commands"))
+		print_list(e, type);
+	else if (!strcmp(type, "system_prompt"))
+		printf("  system prompt %s\n",
+		       cJSON_IsTrue(pc_serde_get(e, "rebuilt")) ? "rebuilt"
+								: "unchanged");
+	else
+		return false;
+	return true;
+}
+
 static void print_event(const cJSON *e)
 {
 	const char *type = s_of(e, "type");
 
+	if (print_life(e, type))
+		return;
 	if (!strcmp(type, "hook"))
 		printf("  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
 		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
@@ -248,54 +289,170 @@ static void print_event(const cJSON *e)
 		printf("  %s\n", type);
 }
 
-static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
+/* PC-LIFE-001 for each plugin and state the transcript saw a stale
+ * system prompt for (R10.3), once each. */
+static void life_findings(const struct pc_turn *t, struct pc_findings *f)
 {
-	char *why = NULL;
-	bool consumed = pc_mock_consumed(m, &why);
-	bool ok = consumed && t->completed;
+	struct pc_strvec seen = PC_STRVEC_INIT;
 	const cJSON *e;
 
-	if (c->fmt == PC_FMT_JSON) {
-		cJSON *j = cJSON_CreateObject(), *names = cJSON_CreateArray();
+	cJSON_ArrayForEach(e, t->transcript)
+	{
+		char *key, *where;
+		bool dup = false;
 
-		for (size_t i = 0; i < c->o.nplugins; i++)
-			cJSON_AddItemToArray(
-				names,
-				cJSON_CreateString(c->o.plugins[i]->name));
-		cJSON_AddItemToObject(j, "plugins", names);
-		cJSON_AddStringToObject(j, "workspace", c->o.host->workspace);
-		cJSON_AddBoolToObject(j, "completed", t->completed);
-		cJSON_AddBoolToObject(j, "consumed", consumed);
-		if (why)
-			cJSON_AddStringToObject(j, "unconsumed", why);
-		else
-			cJSON_AddNullToObject(j, "unconsumed");
-		cJSON_AddItemToObject(j, "hooks", pc_turn_hook_list(t));
-		cJSON_AddItemToObject(j, "events",
-				      cJSON_Duplicate(t->transcript, 1));
-		cJSON_AddItemToObject(j, "requests",
-				      cJSON_Duplicate(pc_mock_requests(m), 1));
-		pc_cli_print_json(j);
+		if (strcmp(s_of(e, "type"), "stale_system_prompt"))
+			continue;
+		key = pc_xasprintf("%s %d", s_of(e, "plugin"),
+				   cJSON_IsTrue(pc_serde_get(e, "enabled")));
+		for (size_t i = 0; i < seen.nr && !dup; i++)
+			dup = !strcmp(seen.v[i], key);
+		if (dup) {
+			free(key);
+			continue;
+		}
+		pc_strvec_push_nodup(&seen, key);
+		where = pc_xasprintf("plugin %s", s_of(e, "plugin"));
+		pc_findings_add_at(f, "PC-LIFE-001", where, "%s",
+				   s_of(e, "message"));
+		free(where);
+	}
+	pc_strvec_release(&seen);
+}
+
+/* A plugin_error (an enable/disable of a name no plugin has). */
+static bool has_plugin_error(const struct pc_turn *t)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, t->transcript)
+	{
+		if (!strcmp(s_of(e, "type"), "plugin_error"))
+			return true;
+	}
+	return false;
+}
+
+static void report_json(struct turn_cli *c, struct pc_turn *t,
+			struct pc_mock *m, const struct pc_findings *f)
+{
+	cJSON *j = cJSON_CreateObject(), *names = cJSON_CreateArray();
+	char *why = NULL;
+	bool consumed = pc_mock_consumed(m, &why);
+
+	for (size_t i = 0; i < c->o.nplugins; i++)
+		cJSON_AddItemToArray(names,
+				     cJSON_CreateString(c->o.plugins[i]->name));
+	cJSON_AddItemToObject(j, "plugins", names);
+	cJSON_AddStringToObject(j, "workspace", c->o.host->workspace);
+	cJSON_AddBoolToObject(j, "completed", t->completed);
+	cJSON_AddBoolToObject(j, "consumed", consumed);
+	if (why)
+		cJSON_AddStringToObject(j, "unconsumed", why);
+	else
+		cJSON_AddNullToObject(j, "unconsumed");
+	cJSON_AddItemToObject(j, "hooks", pc_turn_hook_list(t));
+	cJSON_AddItemToObject(j, "events", cJSON_Duplicate(t->transcript, 1));
+	cJSON_AddItemToObject(j, "requests",
+			      cJSON_Duplicate(pc_mock_requests(m), 1));
+	cJSON_AddItemToObject(j, "findings", pc_findings_json(f));
+	pc_cli_print_json(j);
+	free(why);
+}
+
+static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
+{
+	struct pc_findings f = PC_FINDINGS_INIT;
+	char *why = NULL;
+	bool consumed = pc_mock_consumed(m, &why);
+	bool ok = consumed && t->completed && !has_plugin_error(t);
+	const cJSON *e;
+
+	life_findings(t, &f);
+	if (c->fmt == PC_FMT_JSON) {
+		report_json(c, t, m, &f);
 	} else {
 		cJSON_ArrayForEach(e, t->transcript)
 		{
 			print_event(e);
 		}
+		for (size_t i = 0; i < f.nr; i++)
+			printf("%s %s at %s: %s\n  fix: %s\n",
+			       pc_severity_name(f.v[i].rule->severity),
+			       f.v[i].rule->id, f.v[i].where, f.v[i].message,
+			       f.v[i].rule->fix);
+		if (has_plugin_error(t))
+			printf("a plugin named by --enable or --disable does not exist\n");
 		printf("%s%s\n",
-		       ok ? "turn completed; every scripted reply was used"
-			  : (t->completed ? "turn completed; "
-					  : "turn did not complete; "),
-		       ok ? "" : (why ? why : "every scripted reply was used"));
+		       consumed && t->completed
+			       ? "turn completed; every scripted reply was used"
+			       : (t->completed ? "turn completed; "
+					       : "turn did not complete; "),
+		       consumed && t->completed
+			       ? ""
+			       : (why ? why : "every scripted reply was used"));
 	}
 	free(why);
+	pc_findings_release(&f);
 	return ok ? PC_EXIT_OK : PC_EXIT_FINDINGS;
+}
+
+/* /plugin-reload: the PATHs are scanned again (pc_turn_rescan_dirs) and
+ * replace the registry. */
+static void reload(struct turn_cli *c, struct pc_turn *t, char **paths,
+		   size_t npaths, struct pc_plugin ***ps)
+{
+	struct pc_manifest_env env = pc_cli_manifest_env();
+	struct pc_turn_rescan rs = PC_TURN_RESCAN_INIT;
+	struct pc_err err = PC_ERR_INIT;
+
+	pc_turn_rescan_dirs(paths, npaths, &env, false, &rs);
+	pc_turn_reload(t, &c->o, &rs, &err);
+	for (size_t i = 0; i < c->o.nplugins; i++)
+		pc_plugin_free((*ps)[i]);
+	free(*ps);
+	*ps = rs.plugins;
+	c->o.plugins = rs.plugins;
+	c->o.nplugins = rs.nplugins;
+	rs.plugins = NULL;
+	rs.nplugins = 0;
+	pc_turn_rescan_release(&rs);
+}
+
+static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
+		      size_t npaths, struct pc_plugin ***ps)
+{
+	struct pc_err err = PC_ERR_INIT;
+
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct step *s = &c->steps[i];
+
+		pc_err_clear(&err);
+		switch (s->kind) {
+		case STEP_TEXT:
+			pc_turn_run(t, &c->o, s->arg, &err);
+			break;
+		case STEP_COMMAND:
+			pc_turn_command(t, &c->o, s->arg,
+					c->cmd_args ? c->cmd_args : "", &err);
+			break;
+		case STEP_ENABLE:
+		case STEP_DISABLE:
+			pc_turn_set_enabled(t, &c->o, s->arg,
+					    s->kind == STEP_ENABLE, &err);
+			break;
+		case STEP_RELOAD:
+			reload(c, t, paths, npaths, ps);
+			break;
+		}
+	}
+	if (!c->turned)
+		pc_turn_run(t, &c->o, "hello", &err);
 }
 
 static int run(int argc, char **argv)
 {
-	struct turn_cli c = { .texts = PC_STRVEC_INIT,
-			      .o = PC_TURN_OPTS_INIT,
-			      .fmt = PC_FMT_HUMAN };
+	struct turn_cli c = { .o = PC_TURN_OPTS_INIT, .fmt = PC_FMT_HUMAN };
 	struct pc_host host = PC_HOST_INIT;
 	struct pc_turn t = PC_TURN_INIT;
 	struct pc_err err = PC_ERR_INIT;
@@ -306,7 +463,7 @@ static int run(int argc, char **argv)
 	int rc = parse_opts(argc, argv, &c);
 
 	if (rc) {
-		pc_strvec_release(&c.texts);
+		free(c.steps);
 		return rc < 0 ? PC_EXIT_OK : rc;
 	}
 	if (pc_fs_read_capped(argv[optind], &script, &err) < 0) {
@@ -335,23 +492,18 @@ static int run(int argc, char **argv)
 	c.o.nplugins = (size_t)(argc - optind - 1);
 	c.o.model = model_fn;
 	c.o.model_ctx = m;
-	if (c.command)
-		command_turn(&c, &t, &err);
-	if (!c.texts.nr && !c.command)
-		pc_strvec_push(&c.texts, "hello");
-	for (size_t i = 0; i < c.texts.nr; i++)
-		pc_turn_run(&t, &c.o, c.texts.v[i], &err);
+	run_steps(&c, &t, argv + optind + 1, (size_t)(argc - optind - 1), &ps);
 	pc_turn_shutdown(&t, &c.o);
 	rc = report(&c, &t, m);
 out:
 	pc_turn_release(&t);
 	pc_host_release(&host);
-	for (int i = 0; ps && i < argc - optind - 1; i++)
+	for (size_t i = 0; ps && i < c.o.nplugins; i++)
 		pc_plugin_free(ps[i]);
 	free(ps);
 	pc_mock_free(m);
 	pc_buf_release(&script);
-	pc_strvec_release(&c.texts);
+	free(c.steps);
 	if (tmp_ws) {
 		pc_fs_rm_rf(tmp_ws);
 		free(tmp_ws);
