@@ -758,6 +758,91 @@ static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	return rc == 0;
 }
 
+/* ---- lifecycle steps ---- */
+
+/* The actual document of a lifecycle step: the events it emitted, every
+ * plugin as plugins_list shows it, and the conversation (docs/scenarios.md
+ * "Lifecycle steps"). */
+static cJSON *life_doc(struct run *r, int first)
+{
+	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+	cJSON *doc = cJSON_CreateObject(), *events = cJSON_CreateArray();
+	int n = cJSON_GetArraySize(r->turn.transcript);
+
+	for (int i = first; i < n; i++)
+		cJSON_AddItemToArray(
+			events,
+			cJSON_Duplicate(
+				cJSON_GetArrayItem(r->turn.transcript, i), 1));
+	o.host = &r->host;
+	o.plugins = r->plugins;
+	o.nplugins = r->nplugins;
+	cJSON_AddItemToObject(doc, "events", events);
+	cJSON_AddItemToObject(doc, "plugins", pc_turn_plugins_json(&o));
+	cJSON_AddItemToObject(doc, "messages",
+			      r->turn.conversation
+				      ? cJSON_Duplicate(r->turn.conversation, 1)
+				      : cJSON_CreateArray());
+	return doc;
+}
+
+/* reload_plugins: the file's plugin directories scanned again; an
+ * untrusted project scope skips them all, as the first setup did. */
+static void life_reload(struct run *r)
+{
+	const struct pc_scenario_file *f = r->file;
+	struct pc_manifest_env menv = { .home = r->home };
+	struct pc_turn_rescan rs = PC_TURN_RESCAN_INIT;
+	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+	struct pc_err err = PC_ERR_INIT;
+
+	pc_turn_rescan_dirs(f->plugins.v, f->plugins.nr, &menv,
+			    !strcmp(f->host.scope, "project") && !f->host.trust,
+			    &rs);
+	o.host = &r->host;
+	o.plugins = r->plugins;
+	o.nplugins = r->nplugins;
+	pc_turn_reload(&r->turn, &o, &rs, &err);
+	for (size_t i = 0; i < r->nplugins; i++)
+		pc_plugin_free(r->plugins[i]);
+	free(r->plugins);
+	r->plugins = rs.plugins;
+	r->nplugins = rs.nplugins;
+	rs.plugins = NULL;
+	rs.nplugins = 0;
+	pc_turn_rescan_release(&rs);
+}
+
+/* An enable/disable of an unknown name fails the step unless the step
+ * states its own expectations (then they decide). */
+static bool run_life(struct run *r, const struct pc_step *s, cJSON **doc_out)
+{
+	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+	struct pc_err err = PC_ERR_INIT;
+	int first, rc = 0;
+
+	if (!turn_setup(r))
+		return false;
+	if (!r->turn.transcript)
+		r->turn.transcript = cJSON_CreateArray();
+	first = cJSON_GetArraySize(r->turn.transcript);
+	o.host = &r->host;
+	o.plugins = r->plugins;
+	o.nplugins = r->nplugins;
+	if (s->life == PC_LIFE_RELOAD)
+		life_reload(r);
+	else
+		rc = pc_turn_set_enabled(&r->turn, &o, s->target,
+					 s->life == PC_LIFE_ENABLE, &err);
+	*doc_out = life_doc(r, first);
+	if (rc && !s->nexpects) {
+		pc_buf_addf(&r->msg, "the host answers plugin_error: %s",
+			    err.msg);
+		return false;
+	}
+	return true;
+}
+
 static void save_vars(struct run *r, const struct pc_step *s, const cJSON *doc,
 		      bool *ok)
 {
@@ -800,6 +885,11 @@ static cJSON *run_step(struct run *r, const struct pc_step *s, size_t idx,
 		ok = write_files(r, s->files) == 0;
 	} else if (s->kind == PC_STEP_FILES) {
 		ok = check_all(r, s, NULL);
+	} else if (s->kind == PC_STEP_LIFE) {
+		if ((ok = run_life(r, s, &doc))) {
+			ok = check_all(r, s, doc);
+			save_vars(r, s, doc, &ok);
+		}
 	} else if (s->kind == PC_STEP_TURN) {
 		if ((ok = run_turn(r, s, &doc))) {
 			ok = check_all(r, s, doc);

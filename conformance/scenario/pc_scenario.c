@@ -582,9 +582,11 @@ static char *resolve(const char *dir, const char *p)
 	return a;
 }
 
-static const char *const step_keys[] = { "name",  "fire",   "turn",  "plugin",
-					 "input", "result", "tool",  "expect",
-					 "save",  "write",  "files", NULL };
+static const char *const step_keys[] = { "name",   "fire",	 "turn",
+					 "plugin", "input",	 "result",
+					 "tool",   "expect",	 "save",
+					 "write",  "files",	 "enable",
+					 "disable", "reload", NULL };
 
 static int read_fire(struct ctx *c, struct pc_step *s,
 		     const struct pc__ynode *m)
@@ -926,6 +928,53 @@ static int read_turn(struct ctx *c, struct pc_step *s,
 	return 0;
 }
 
+/* ---- lifecycle steps: enable, disable, reload ---- */
+
+static const char *const life_expect_keys[] = { "events", "json", "strict",
+						NULL };
+
+static int read_life(struct ctx *c, struct pc_step *s,
+		     const struct pc__ynode *m)
+{
+	static const char *const ops[] = { "enable", "disable", "reload" };
+	const struct pc__ynode *v = NULL, *ex;
+	int rc, op;
+
+	s->kind = PC_STEP_LIFE;
+	for (op = 0; op < 3 && !(v = lookup(m, ops[op])); op++)
+		;
+	s->life = (enum pc_life_op)op;
+	if (op == PC_LIFE_RELOAD && as_bool(v) != 1)
+		return bad(c, v, "'reload' must be true");
+	if (op != PC_LIFE_RELOAD) {
+		if ((rc = want_string(c, v, ops[op])))
+			return rc;
+		s->target = pc_xstrdup(v->s);
+	}
+	if ((ex = lookup(m, "expect"))) {
+		const struct pc__ynode *st;
+
+		if ((rc = want_map(c, ex, "'expect'")) ||
+		    (rc = known_keys(c, ex, "a lifecycle step's 'expect'",
+				     life_expect_keys)))
+			return rc;
+		st = lookup(ex, "strict");
+		for (size_t i = 0; i < ex->n; i += 2)
+			if ((rc = turn_expect_one(c, s, ex->kids[i]->s,
+						  ex->kids[i + 1],
+						  st && as_bool(st) == 1,
+						  false)))
+				return rc;
+	}
+	if ((v = lookup(m, "save")) && (rc = read_save(c, s, v)))
+		return rc;
+	if (!s->name)
+		s->name = op == PC_LIFE_RELOAD
+				  ? pc_xstrdup("reload")
+				  : pc_xasprintf("%s %s", ops[op], s->target);
+	return 0;
+}
+
 static int read_step(struct ctx *c, struct pc_step *s,
 		     const struct pc__ynode *m)
 {
@@ -933,6 +982,7 @@ static int read_step(struct ctx *c, struct pc_step *s,
 						 "tool",   "expect", "save" };
 	const struct pc__ynode *v;
 	int kinds, rc;
+	bool life;
 
 	s->line = m->line;
 	s->col = m->col;
@@ -940,11 +990,13 @@ static int read_step(struct ctx *c, struct pc_step *s,
 	    (rc = known_keys(c, m, "a step", step_keys)))
 		return rc;
 	kinds = !!lookup(m, "fire") + !!lookup(m, "turn") +
-		!!lookup(m, "write") + !!lookup(m, "files");
+		!!lookup(m, "write") + !!lookup(m, "files") +
+		!!lookup(m, "enable") + !!lookup(m, "disable") +
+		!!lookup(m, "reload");
 	if (kinds != 1)
 		return bad(
 			c, m,
-			"a step needs exactly one of 'fire', 'turn', 'write' or 'files'");
+			"a step needs exactly one of 'fire', 'turn', 'write', 'files', 'enable', 'disable' or 'reload'");
 	if ((v = lookup(m, "name"))) {
 		if ((rc = want_string(c, v, "name")))
 			return rc;
@@ -952,11 +1004,16 @@ static int read_step(struct ctx *c, struct pc_step *s,
 	}
 	if (lookup(m, "fire"))
 		return read_fire(c, s, m);
+	life = lookup(m, "enable") || lookup(m, "disable") ||
+	       lookup(m, "reload");
 	for (size_t i = 0; i < sizeof(only_fire) / sizeof(only_fire[0]); i++)
 		if ((v = lookup(m, only_fire[i])) &&
-		    (!lookup(m, "turn") || i < 4))
+		    ((!lookup(m, "turn") && !life) || i < 4))
 			return bad(c, v, "'%s' belongs to a 'fire'%s step",
-				   only_fire[i], i < 4 ? "" : " or 'turn'");
+				   only_fire[i],
+				   i < 4 ? "" : ", 'turn' or lifecycle");
+	if (life)
+		return read_life(c, s, m);
 	if (lookup(m, "turn"))
 		return read_turn(c, s, m);
 	if ((v = lookup(m, "write"))) {
@@ -1247,6 +1304,7 @@ static void step_release(struct pc_step *s)
 	free(s->point);
 	free(s->plugin);
 	free(s->tool);
+	free(s->target);
 	cJSON_Delete(s->input);
 	cJSON_Delete(s->result);
 	cJSON_Delete(s->files);

@@ -70,7 +70,17 @@ struct pc_expect {
 	size_t line, col;	   /* where the expectation is written */
 };
 
-enum pc_step_kind { PC_STEP_FIRE, PC_STEP_WRITE, PC_STEP_FILES, PC_STEP_TURN };
+enum pc_step_kind {
+	PC_STEP_FIRE,
+	PC_STEP_WRITE,
+	PC_STEP_FILES,
+	PC_STEP_TURN,
+	PC_STEP_LIFE, /* enable / disable / reload between turns */
+};
+
+/* The plugin-management command of a lifecycle step (R1.13-R1.15,
+ * R10.3, spec §11), sent between the scenario's turns. */
+enum pc_life_op { PC_LIFE_ENABLE, PC_LIFE_DISABLE, PC_LIFE_RELOAD };
 
 /* A `turn` step: one pc_turn_run() through the file's plugins with a
  * scripted model (pc_mock.h); the conversation carries over between the
@@ -101,6 +111,8 @@ struct pc_step {
 	char *tool;		  /* FIRE: tool name for tool hooks, or NULL */
 	cJSON *files;		  /* WRITE: object path -> content */
 	struct pc_turn_step turn; /* TURN */
+	enum pc_life_op life;	  /* LIFE */
+	char *target;		  /* LIFE: the plugin name (enable, disable) */
 	struct pc_expect *expects;
 	size_t nexpects;
 	struct pc_capture *captures;
