@@ -182,7 +182,8 @@ void pc_turn_rescan_release(struct pc_turn_rescan *rs);
  * replaces an earlier one with the same manifest name (R1.5). With
  * `skip_all` (an untrusted project root) every candidate is skipped as
  * the host skips it: its loosely read name (R1.7.7) goes to skipped and
- * the R1.7.6 line to log. `menv` is borrowed. Fills `rs`
+ * the R1.7.6 line to log. `menv` is borrowed (NULL: no HOME, no
+ * CODEX_HOME). Fills `rs`
  * (PC_TURN_RESCAN_INIT); never fails. */
 void pc_turn_rescan_dirs(char *const *dirs, size_t n,
 			 const struct pc_manifest_env *menv, bool skip_all,

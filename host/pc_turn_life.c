@@ -95,6 +95,10 @@ void pc_turn_rescan_dirs(char *const *dirs, size_t n,
 			 const struct pc_manifest_env *menv, bool skip_all,
 			 struct pc_turn_rescan *rs)
 {
+	static const struct pc_manifest_env no_env = { NULL, NULL };
+
+	if (!menv)
+		menv = &no_env;
 	rs->plugins = pc_xcalloc(n + 1, sizeof(*rs->plugins));
 	for (size_t i = 0; i < n; i++) {
 		char *mf = pc_fs_join(dirs[i], "plugin.json");

@@ -327,6 +327,22 @@ def test_project_over_global(ctx):
     eq([l for l in out["loads"] if l["as"] == "project_over_global"], [])
 
 
+def test_untrusted_project_skip_line_is_exact(ctx):
+    """R1.7.6: the untrusted project scan logs the host's line verbatim,
+    with the canonical plugin directory Rust-debug-quoted; the same line
+    is the untrusted half of project_over_global (R1.5)."""
+    code, out = check(ctx, os.path.join(FIX, "good-sh"))
+    line = ("[plugins] skipping project-scoped plugin 'good-sh' (in \"%s\"); trust it with the "
+            "plugin trust prompt (/plugin-trust), set --trust-project-plugins / "
+            "CATALYST_CODE_TRUST_PROJECT_PLUGINS=1, or reinstall with `/plugin-install \u2026 "
+            "workspace`" % os.path.realpath(os.path.join(FIX, "good-sh")))
+    loads = {l["as"]: l for l in out["loads"]}
+    eq(loads["project"], {"as": "project", "loaded": False, "detail": line})
+    eq(loads["project_over_global"], {"as": "project_over_global", "loaded": True, "detail": line})
+    eq(loads["global"], {"as": "global", "loaded": True, "detail": ""})
+    eq(loads["project_trusted"], {"as": "project_trusted", "loaded": True, "detail": ""})
+
+
 def test_dot_path_is_not_a_name_mismatch(ctx):
     # the fresh-user trial: `plugcheck .` from inside the plugin compared
     # the name with "."

@@ -215,3 +215,196 @@ def test_unconsumed_script_exits_1(ctx):
     code, d = turn(ctx, {"replies": [{"content": "a"}, {"content": "b"}]}, a)
     eq(code, 1)
     eq(d["unconsumed"], "1 of 2 scripted replies were not used")
+
+
+# ---- lifecycle between turns (R1.13-R1.15, R10.3, §11) ----
+
+LIFE_POINTS = ["session_start", "turn_start", "pre_tool", "post_tool", "turn_end",
+               "session_stop", "session_shutdown"]
+
+
+def toggled(ctx, name="a", extra=None):
+    """A plugin with lifecycle and tool hooks, a tool, an override of
+    grep, a command, disable_tools and a system_prompt."""
+    m = {"system_prompt": "Always answer in French.", "disable_tools": ["glob"],
+         "tools": [{"name": "note", "description": "n", "script": "t.sh", "kind": "readonly"},
+                   {"name": "grep", "description": "plugin grep", "script": "t.sh",
+                    "override": True, "kind": "readonly"}],
+         "commands": [{"name": "hi", "description": "d", "script": "t.sh"}]}
+    m.update(extra or {})
+    d = plugin(ctx, name, points=LIFE_POINTS, extra=m)
+    with open(os.path.join(d, "t.sh"), "w") as f:
+        f.write("#!/bin/sh\ncat >/dev/null\necho '{\"output\":\"from plugin\"}'\n")
+    os.chmod(os.path.join(d, "t.sh"), 0o755)
+    return d
+
+
+def tool_names(d, i):
+    return [t["function"]["name"] for t in d["requests"][i]["tools"]]
+
+
+def sys_prompt(d, i):
+    return d["requests"][i]["messages"][0]["content"]
+
+
+def events(d, *types):
+    return [e for e in d["events"] if e["type"] in types]
+
+
+PART = "\n\n## Plugin-injected context\n\n# Plugin: a (v1.0)\nAlways answer in French."
+BUILTINS = ["bash", "bulk", "edit", "finish", "glob", "grep", "list_dir", "read_file", "write_file"]
+STALE_OFF = ("plugin 'a' is disabled, but the system prompt of this conversation still carries "
+             "its system_prompt: the host rebuilds the prompt only for a new conversation, a "
+             "plugin reload, a trust decision or a memory change, not when a plugin is disabled (R10.3)")
+
+
+def test_disable_between_turns(ctx):
+    # R1.15: no hooks, tools, override or disable_tools after the disable;
+    # R10.3: the system prompt keeps the plugin's text (the trap), noted
+    a = toggled(ctx)
+    code, d = turn(ctx, {"replies": [
+        {"tool_calls": [{"name": "grep", "arguments": {"pattern": "x"}}]}, {"content": "1"},
+        {"tool_calls": [{"name": "grep", "arguments": {"pattern": "x"}}]}, {"content": "2"}]},
+        a, "--text", "one", "--disable", "a", "--text", "two")
+    eq(code, 0)
+    eq(d["hooks"], ["session_start a", "turn_start a", "pre_tool a grep", "post_tool a grep",
+                    "turn_end a", "session_stop a"], "turn two and shutdown fire nothing")
+    eq(tool_names(d, 0), ["bash", "bulk", "edit", "finish", "list_dir", "read_file",
+                          "write_file", "note", "grep"])
+    eq(tool_names(d, 2), BUILTINS, "the built-in grep and glob are back, note is gone")
+    eq(results(d), ["from plugin", "(no matches)"], "the override, then the built-in grep")
+    eq(sys_prompt(d, 0).endswith(PART), True)
+    eq(sys_prompt(d, 2), sys_prompt(d, 0), "the disabled plugin's system_prompt stays (R10.3)")
+    eq(events(d, "plugin_disabled"), [{"type": "plugin_disabled", "name": "a"}])
+    eq(events(d, "stale_system_prompt"),
+       [{"type": "stale_system_prompt", "plugin": "a", "enabled": False, "message": STALE_OFF}])
+    eq([(f["id"], f["severity"], f["where"], f["message"]) for f in d["findings"]],
+       [("PC-LIFE-001", "note", "plugin a", STALE_OFF)])
+
+
+def test_reload_rebuilds_the_prompt_and_keeps_disabled(ctx):
+    # R1.14: disabled by name across the reload; R10.3: reload rebuilds
+    a = toggled(ctx)
+    b = plugin(ctx, "b", points=["turn_start"])
+    code, d = turn(ctx, {"replies": [{"content": "1"}, {"content": "2"}]},
+                   a, b, "--text", "one", "--disable", "a", "--reload", "--text", "two")
+    eq(code, 0)
+    eq(d["hooks"], ["session_start a", "turn_start a", "turn_start b", "turn_end a",
+                    "session_stop a", "turn_start b"])
+    life = [e["type"] for e in d["events"] if e["type"] in
+            ("plugin_disabled", "plugins_list", "plugin_commands", "info", "system_prompt", "turn")]
+    eq(life, ["turn", "plugin_disabled", "plugins_list", "plugin_commands", "info",
+              "system_prompt", "turn"])
+    lst = events(d, "plugins_list")[0]["plugins"]
+    eq([(p["name"], p["enabled"], p["has_system_prompt"], p["scope"]) for p in lst],
+       [("a", False, True, "global"), ("b", True, False, "global")])
+    eq(lst[0]["tools"], ["note", "grep"])
+    eq(lst[0]["commands"], ["hi"])
+    eq(lst[0]["disable_tools"], ["glob"])
+    eq(lst[0]["hooks"], sorted(LIFE_POINTS))
+    eq(lst[0]["path"], os.path.realpath(a))
+    eq(events(d, "plugin_commands")[0]["commands"], [], "a disabled plugin's commands are gone")
+    eq(events(d, "info")[0]["message"], "plugins reloaded: 2 loaded, 0 skipped, 0 errors")
+    eq(events(d, "system_prompt"), [{"type": "system_prompt", "rebuilt": True}])
+    eq(sys_prompt(d, 1).endswith(PART), False)
+    eq(sys_prompt(d, 1), sys_prompt(d, 0)[:-len(PART)])
+    eq(events(d, "stale_system_prompt"), [])
+    eq(d["findings"], [])
+
+
+def test_enable_without_reload_lacks_the_prompt(ctx):
+    # R10.3 the other way: enabled again, hooks and tools are back at once,
+    # the system_prompt only after a reload
+    a = toggled(ctx)
+    code, d = turn(ctx, {"replies": [{"content": "1"}, {"content": "2"}, {"content": "3"}]},
+                   a, "--disable", "a", "--text", "one", "--enable", "a", "--text", "two",
+                   "--reload", "--text", "three")
+    eq(code, 0)
+    eq(d["hooks"], ["session_start a", "turn_start a", "turn_end a", "session_stop a"] * 2 +
+       ["session_shutdown a"])
+    eq(sys_prompt(d, 0).endswith("Plugin-injected context"), False)
+    eq(sys_prompt(d, 1), sys_prompt(d, 0), "enabling does not rebuild")
+    eq("note" in tool_names(d, 1), True)
+    eq(sys_prompt(d, 2).endswith(PART), True, "the reload adds it")
+    stale = events(d, "stale_system_prompt")
+    eq([(e["plugin"], e["enabled"]) for e in stale], [("a", True)])
+    eq(stale[0]["message"], "plugin 'a' is enabled, but its system_prompt is not in the system "
+       "prompt of this conversation: enabling a plugin does not rebuild the prompt; the text "
+       "arrives with a new conversation, a plugin reload, a trust decision or a memory change (R10.3)")
+    eq([f["id"] for f in d["findings"]], ["PC-LIFE-001"])
+
+
+def test_commands_follow_the_flag(ctx):
+    # R7.2: lookup among enabled plugins; unknown -> the host's error text
+    a = toggled(ctx)
+    code, d = turn(ctx, {"replies": [{"content": "1"}]}, a, "--command", "/hi",
+                   "--disable", "a", "--command", "hi", "--enable", "a", "--text", "t")
+    eq(code, 0)
+    msgs = [(e["type"], e["message"]) for e in events(d, "info", "error")]
+    eq(msgs, [("info", "from plugin"), ("error", "unknown plugin command 'hi'")])
+
+
+def test_unknown_plugin_name(ctx):
+    # R1.13: "plugin '<name>' not found", as plugin_error; exit 1
+    a = toggled(ctx)
+    code, d = turn(ctx, {"replies": [{"content": "1"}]}, a, "--disable", "nope")
+    eq(code, 1)
+    eq(events(d, "plugin_error"),
+       [{"type": "plugin_error", "name": "nope", "message": "plugin 'nope' not found"}])
+    eq(d["completed"], True)
+
+
+def test_reload_reads_the_plugin_again(ctx):
+    # R1.14 full rescan: the model edits the manifest with bash during turn
+    # one; the reload takes the new system_prompt; a broken manifest on the
+    # next reload is the host's load error and the plugin is gone (R1.11)
+    a = toggled(ctx)
+    mf = os.path.join(a, "plugin.json")
+    with open(mf) as f:
+        m = json.load(f)
+    m["system_prompt"] = "Answer in German."
+    new = os.path.join(ctx.tmp, "new.json")
+    with open(new, "w") as f:
+        json.dump(m, f)
+    code, d = turn(ctx, {"replies": [
+        {"tool_calls": [{"name": "bash", "arguments": {"command": f"cp {new} {mf}"}}]},
+        {"content": "1"},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": f"echo '{{' > {mf}"}}]},
+        {"content": "2"}, {"content": "3"}]},
+        a, "--text", "one", "--reload", "--text", "two", "--reload", "--text", "three")
+    eq(code, 0)
+    eq(sys_prompt(d, 2).endswith("# Plugin: a (v1.0)\nAnswer in German."), True, sys_prompt(d, 2))
+    infos = [e["message"] for e in events(d, "info")]
+    eq(infos, ["plugins reloaded: 1 loaded, 0 skipped, 0 errors",
+               "plugins reloaded: 0 loaded, 0 skipped, 1 errors"])
+    logs = [e["line"] for e in events(d, "log")]
+    eq(len(logs), 1, logs)
+    eq(logs[0].startswith('[plugins] failed to load plugin in "a": '), True, logs[0])
+    eq(sys_prompt(d, 4).endswith("Plugin-injected context"), False)
+    eq(sys_prompt(d, 4).find("Answer in German"), -1, "the gone plugin's text is removed")
+    eq([h for h in d["hooks"] if h.startswith("turn_start")], ["turn_start a", "turn_start a"])
+
+
+def test_lifecycle_human_report(ctx):
+    # the human transcript shows each lifecycle event and ends with the note
+    a = toggled(ctx)
+    path = os.path.join(ctx.tmp, "s.json")
+    with open(path, "w") as f:
+        json.dump({"replies": [{"content": "1"}, {"content": "2"}]}, f)
+    code, out, err = ctx.run("turn", path, a, "--text", "one", "--disable", "a",
+                             "--text", "two", "--reload")
+    eq(code, 0, err)
+    lines = out.splitlines()
+    eq("plugin_disabled a" in lines, True, out)
+    eq("  stale_system_prompt " + STALE_OFF in lines, True, out)
+    eq("  plugins_list: a (disabled)" in lines, True, out)
+    eq("  plugin_commands:" in lines, True, out)
+    eq("  info plugins reloaded: 1 loaded, 0 skipped, 0 errors" in lines, True, out)
+    eq("  system prompt rebuilt" in lines, True, out)
+    eq(lines[-3:], ["note PC-LIFE-001 at plugin a: " + STALE_OFF,
+                    "  fix: do not rely on /plugin-disable to withdraw system_prompt text (or on "
+                    "/plugin-enable to add it): the host keeps the conversation's system prompt "
+                    "until a new conversation, /plugin-reload, a trust decision or a memory change; "
+                    "tell users to run /plugin-reload after toggling, or put text that must follow "
+                    "the plugin's state in a pre_agent_start hook",
+                    "turn completed; every scripted reply was used"])
