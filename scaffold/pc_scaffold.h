@@ -112,9 +112,10 @@ int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
  * plugin.json plus any capability it implies (only when the manifest
  * declares "capabilities"). o->name is ignored (read from plugin.json);
  * o->lang NULL means: c when a Makefile exists, python when the manifest
- * names a .py script, else sh. Returns 0, PC_EPARSE when plugin.json is
- * not a JSON object, PC_EINVAL when the part already exists, or the
- * errors of pc_scaffold_new. */
+ * names a .py script, else sh. Returns 0, PC_ENOENT when o->dir has no
+ * plugin.json, PC_EPARSE when plugin.json is not a JSON object, PC_EINVAL
+ * when the part already exists, or the errors of pc_scaffold_new. The
+ * plugin.json is rewritten only after every other file was written. */
 int pc_scaffold_add(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 		    struct pc_err *err);
 

@@ -233,6 +233,13 @@ int pc_scaffold_add(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 	char *mpath = pc_fs_join(o->dir, "plugin.json"), *name = NULL;
 	int rc;
 
+	if (!pc_fs_is_file(mpath)) {
+		rc = pc_err_set(
+			err, PC_ENOENT,
+			"'%s' has no plugin.json: `plugcheck add` extends a Catalyst Code plugin directory (create one with `plugcheck new`; a ChatCLI plugin is one executable to edit)",
+			o->dir);
+		goto out;
+	}
 	rc = pc_fs_read_capped(mpath, &json, err);
 	if (rc)
 		goto out;

@@ -315,6 +315,11 @@ static void add_keeps_every_other_byte(void **state)
 	char *text;
 
 	(void)state;
+	assert_int_equal(pc_scaffold_add(&o, &w, &err), PC_ENOENT);
+	assert_non_null(strstr(
+		err.msg,
+		"has no plugin.json: `plugcheck add` extends a Catalyst Code plugin directory"));
+	assert_int_equal(w.nr, 0);
 	put(root, "plugin.json", manifest);
 	assert_int_equal(pc_scaffold_add(&o, &w, &err), 0);
 	assert_int_equal(w.nr, 3);
