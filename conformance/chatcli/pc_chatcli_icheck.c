@@ -70,15 +70,31 @@ static void add_case(struct ic *c, const char *name, enum pc_case_status st,
 		k->rule = pc_xstrdup(rule);
 }
 
-/* first_line - the first non-empty line of `s`, at most 300 bytes. */
+/* first_line - the line of git's or go's output that says what went
+ * wrong: the first "fatal:" or "error:" line (git prints progress first),
+ * else the first non-empty line; at most 300 bytes. */
 static char *first_line(const char *s)
 {
+	const char *p = s;
 	size_t n;
+	char *line;
 
-	while (*s == '\n')
-		s++;
-	n = strcspn(s, "\n");
-	return pc_xmemdup(s, n > 300 ? 300 : n);
+	for (; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0'))
+		if (!strncmp(p, "fatal:", 6) || !strncmp(p, "error:", 6))
+			break;
+	if (!*p)
+		p = s;
+	while (*p == '\n')
+		p++;
+	n = strcspn(p, "\n");
+	/* "go: errors parsing go.mod:" says why on the next line */
+	if (n && p[n - 1] == ':' && p[n] == '\n')
+		n += 1 + strcspn(p + n + 1, "\n");
+	line = pc_xmemdup(p, n > 300 ? 300 : n);
+	for (char *q = line; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	return line;
 }
 
 /* --- the watcher replay (D9, D10) ---------------------------------------- */
@@ -303,13 +319,13 @@ static bool judge_build(struct ic *c, const struct pc_chatcli_install *in)
 	} else {
 		pc_findings_add(
 			&c->r->findings, "PC-CHAT-072", NULL,
-			"/plugin install runs `go build -o PLUGINS/%s .` in %s, which fails: %s%s%s",
+			"/plugin install runs `go build -o PLUGINS/%s .` in %s, which fails: %s%s%s%s",
 			in->name,
 			*in->url.subdir ? in->url.subdir
 					: "the repository root",
 			in->error,
 			in->go_tree ? "" : " (the tree has no .go files there)",
-			*line ? "" : "");
+			*line ? ": " : "", line);
 		add_case(c, "build", PC_CASE_FAIL, in->error, "PC-CHAT-072",
 			 in->output);
 	}
