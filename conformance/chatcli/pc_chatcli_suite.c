@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /* pc_chatcli_suite.c - the PC-CHAT-* checks over the ChatCLI reference
  * host. See pc_chatcli_suite.h; rule texts live in pc_finding.c. */
 #include "pc_chatcli_suite.h"
@@ -217,6 +218,27 @@ static bool mentions_stdin(const char *s)
 	return false;
 }
 
+/* script_reads_stdin - for a script (a file starting with "#!", read up
+ * to 1 MiB), the first of a few unambiguous ways of reading stdin that it
+ * contains, or NULL. Compiled plugins are not inspected. */
+static const char *script_reads_stdin(const char *path)
+{
+	static const char *const tokens[] = { "sys.stdin",     "/dev/stdin",
+					      "process.stdin", "<STDIN>",
+					      "$stdin",	       "io.stdin",
+					      "os.Stdin",      NULL };
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+	const char *found = NULL;
+
+	if (!pc_fs_read_capped(path, &b, NULL) && b.len > 2 &&
+	    !memcmp(b.data, "#!", 2))
+		for (size_t i = 0; tokens[i] && !found; i++)
+			if (memmem(b.data, b.len, tokens[i], strlen(tokens[i])))
+				found = tokens[i];
+	pc_buf_release(&b);
+	return found;
+}
+
 /* --- metadata, names --------------------------------------------------- */
 
 static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
@@ -226,7 +248,7 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 				 m->version };
 	const char *names[] = { "name", "description", "usage", "version" };
 	struct pc_findings *f = &c->r->findings;
-	const char *nm = m->name;
+	const char *nm = m->name, *tok;
 
 	for (size_t i = 0; i < 4; i++)
 		if (!*fields[i])
@@ -238,9 +260,17 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 			f, "PC-CHAT-003", e->file,
 			"'%s' registers as \"%s\": the model's @%s does not find it",
 			e->file, nm, nm);
-	if (!strncmp(nm, "mcp_", 4) || !strncmp(nm, "@mcp_", 5))
-		pc_findings_add(f, "PC-CHAT-004", e->file,
-				"'%s' registers as \"%s\"", e->file, nm);
+	/* only the bare form: a call named "@mcp_x" is not routed to MCP */
+	if (!strncmp(nm, "mcp_", 4))
+		pc_findings_add(
+			f, "PC-CHAT-004", e->file,
+			"'%s' registers as \"%s\": a call named %s goes to the MCP manager",
+			e->file, nm, nm);
+	if (nm[0] == '_')
+		pc_findings_add(
+			f, "PC-CHAT-009", e->file,
+			"'%s' registers as \"%s\": remote users who are not admins do not see it",
+			e->file, nm);
 	if (strchr(nm, ':'))
 		pc_findings_add(f, "PC-CHAT-005", e->file,
 				"'%s' registers as \"%s\"", e->file, nm);
@@ -252,7 +282,12 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 			f, "PC-CHAT-007", e->file,
 			"'%s' registers as \"%s\", a builtin of the interactive CLI",
 			e->file, nm);
-	if (mentions_stdin(m->usage) || mentions_stdin(m->description))
+	if ((tok = script_reads_stdin(e->path)) != NULL)
+		pc_findings_add(
+			f, "PC-CHAT-044", e->file,
+			"the script '%s' reads stdin (%s): the host connects stdin to /dev/null",
+			e->file, tok);
+	else if (mentions_stdin(m->usage) || mentions_stdin(m->description))
 		pc_findings_add(f, "PC-CHAT-044", e->file,
 				"the metadata of '%s' mentions stdin", e->file);
 }
@@ -369,7 +404,11 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 	co.args = &argv;
 	co.env = &c->env;
 	co.cwd = c->cwd;
-	co.timeout_ms = c->o->call_timeout_ms;
+	/* X5 as configured, bounded by plugcheck's own call timeout */
+	co.timeout_ms =
+		pc_chatcli_timeout_ms(getenv("CHATCLI_AGENT_PLUGIN_TIMEOUT"));
+	if (co.timeout_ms > c->o->call_timeout_ms)
+		co.timeout_ms = c->o->call_timeout_ms;
 	co.hard_cap_ms = 10000;
 	if (pc_chatcli_call(&co, &call, NULL)) {
 		add_case(c, e->file, what, "plugcheck could not run the plugin",
@@ -389,14 +428,23 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		pc_findings_add(f, "PC-CHAT-043", e->file,
 				"args %s left %d process(es)", args,
 				call.leftover_processes);
-	if (call.merged_len > PC_CHATCLI_TRUNC_CAP)
-		pc_findings_add(f, "PC-CHAT-041", e->file,
-				"args %s printed %zu bytes", args,
-				call.merged_len);
-	else if (call.merged_len >= PC_CHATCLI_COMPRESS_MIN)
-		pc_findings_add(f, "PC-CHAT-040", e->file,
-				"args %s printed %zu bytes", args,
-				call.merged_len);
+	/* O1 applies to successful results only: errors reach the model
+	 * whole */
+	if (!call.error && call.merged_len > PC_CHATCLI_TRUNC_CAP)
+		pc_findings_add(
+			f, "PC-CHAT-041", e->file,
+			"args %s printed %zu bytes: the model gets %zu of them",
+			args, call.merged_len, call.output_len);
+	else if (!call.error &&
+		 pc_chatcli_compression_applies(
+			 call.merged_len, getenv("CHATCLI_COMPRESSION"),
+			 getenv("CHATCLI_COMPRESSION_THRESHOLD")))
+		pc_findings_add(
+			f, "PC-CHAT-040", e->file,
+			"args %s printed %zu bytes, at or over the compression threshold of %zu",
+			args, call.merged_len,
+			pc_chatcli_compress_threshold(
+				getenv("CHATCLI_COMPRESSION_THRESHOLD")));
 	add_case(c, e->file, what, call.error, call.error ? id : NULL);
 	pc_chatcli_call_release(&call);
 	scrub_dir(c->cwd);
