@@ -752,8 +752,8 @@ char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 		pc_buf_adds(&b, any ? "\n\n"
 				    : "\n\n## Plugin-injected context\n\n");
 		pc_buf_addf(&b, "# Plugin: %s (v%s)\n%.*s", ps[i]->name,
-			    ps[i]->version ? ps[i]->version : "",
-			    (int)(z - a), s + a);
+			    ps[i]->version ? ps[i]->version : "", (int)(z - a),
+			    s + a);
 		any = true;
 	}
 	return pc_buf_detach(&b, NULL);

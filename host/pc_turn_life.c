@@ -120,8 +120,8 @@ void pc_turn_rescan_dirs(char *const *dirs, size_t n,
 			continue;
 		}
 		{
-			char *line = pc_manifest_load_error_line(dirs[i],
-								 err.msg);
+			char *line =
+				pc_manifest_load_error_line(dirs[i], err.msg);
 
 			pc_strvec_pushf(&rs->log, "[plugins] %s", line);
 			pc_strvec_push_nodup(&rs->errors, line);
@@ -270,9 +270,9 @@ static cJSON *commands_json(const struct pc_turn_opts *o)
 			cJSON_AddStringToObject(e, "description",
 						c->description ? c->description
 							       : "");
-			cJSON_AddStringToObject(e, "mode", c->agent_turn
-								   ? "agent_turn"
-								   : "script");
+			cJSON_AddStringToObject(e, "mode",
+						c->agent_turn ? "agent_turn"
+							      : "script");
 			cJSON_AddStringToObject(e, "name", c->name);
 			cJSON_AddStringToObject(e, "plugin", ps[i]->name);
 			cJSON_AddItemToArray(a, e);
@@ -335,8 +335,9 @@ int pc_turn_reload(struct pc_turn *t, const struct pc_turn_opts *old,
 			      pc_turn_plugins_json(&now));
 	cJSON_AddItemToObject(add_event(t, "plugin_commands"), "commands",
 			      commands_json(&now));
-	msg = pc_xasprintf("plugins reloaded: %zu loaded, %zu skipped, %zu errors",
-			   rs->nplugins, rs->skipped.nr, rs->errors.nr);
+	msg = pc_xasprintf(
+		"plugins reloaded: %zu loaded, %zu skipped, %zu errors",
+		rs->nplugins, rs->skipped.nr, rs->errors.nr);
 	add_message(t, "info", msg);
 	free(msg);
 	refresh_prompt(t, &now);
@@ -392,9 +393,9 @@ void pc__turn_note_stale(struct pc_turn *t, const struct pc_turn_opts *o)
 }
 
 /* R7.2 command_config: enabled plugins in name order, first match. */
-static const struct pc_command_cfg *
-command_lookup(const struct pc_turn_opts *o, const char *name,
-	       struct pc_plugin **owner)
+static const struct pc_command_cfg *command_lookup(const struct pc_turn_opts *o,
+						   const char *name,
+						   struct pc_plugin **owner)
 {
 	size_t n;
 	struct pc_plugin **ps = pc__turn_sorted(o, &n);

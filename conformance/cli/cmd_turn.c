@@ -47,8 +47,13 @@ static const char usage[] =
 	"1 otherwise, 2 usage, 3 a plugin could not be loaded.\n";
 
 /* One step of the session, in command-line order. */
-enum step_kind { STEP_TEXT, STEP_COMMAND, STEP_ENABLE, STEP_DISABLE,
-		 STEP_RELOAD };
+enum step_kind {
+	STEP_TEXT,
+	STEP_COMMAND,
+	STEP_ENABLE,
+	STEP_DISABLE,
+	STEP_RELOAD
+};
 
 struct step {
 	enum step_kind kind;

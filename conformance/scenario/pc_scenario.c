@@ -582,10 +582,9 @@ static char *resolve(const char *dir, const char *p)
 	return a;
 }
 
-static const char *const step_keys[] = { "name",   "fire",	 "turn",
-					 "plugin", "input",	 "result",
-					 "tool",   "expect",	 "save",
-					 "write",  "files",	 "enable",
+static const char *const step_keys[] = { "name",    "fire",   "turn",  "plugin",
+					 "input",   "result", "tool",  "expect",
+					 "save",    "write",  "files", "enable",
 					 "disable", "reload", NULL };
 
 static int read_fire(struct ctx *c, struct pc_step *s,
@@ -960,10 +959,9 @@ static int read_life(struct ctx *c, struct pc_step *s,
 			return rc;
 		st = lookup(ex, "strict");
 		for (size_t i = 0; i < ex->n; i += 2)
-			if ((rc = turn_expect_one(c, s, ex->kids[i]->s,
-						  ex->kids[i + 1],
-						  st && as_bool(st) == 1,
-						  false)))
+			if ((rc = turn_expect_one(
+				     c, s, ex->kids[i]->s, ex->kids[i + 1],
+				     st && as_bool(st) == 1, false)))
 				return rc;
 	}
 	if ((v = lookup(m, "save")) && (rc = read_save(c, s, v)))

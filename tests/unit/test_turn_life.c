@@ -176,8 +176,7 @@ static int count_events(struct fx *f, const char *type, int from)
 
 static const char *prompt(struct fx *f)
 {
-	return pc_serde_get(cJSON_GetArrayItem(f->t.conversation, 0),
-			    "content")
+	return pc_serde_get(cJSON_GetArrayItem(f->t.conversation, 0), "content")
 		->valuestring;
 }
 
@@ -205,8 +204,8 @@ static void disable_and_enable_emit_events(void **state)
 	struct fx *f = *state;
 	struct pc_err err = PC_ERR_INIT;
 
-	assert_int_equal(pc_turn_set_enabled(&f->t, &f->o, "alpha", false, &err),
-			 0);
+	assert_int_equal(
+		pc_turn_set_enabled(&f->t, &f->o, "alpha", false, &err), 0);
 	assert_false(plugin(f, "alpha")->enabled);
 	assert_string_equal(
 		pc_serde_get(last_event(f, "plugin_disabled"), "name")
@@ -225,9 +224,9 @@ static void unknown_name_is_plugin_error(void **state)
 	struct pc_err err = PC_ERR_INIT;
 	const cJSON *e;
 
-	assert_int_equal(pc_turn_set_enabled(&f->t, &f->o, "gamma", false,
-					     &err),
-			 PC_ENOENT);
+	assert_int_equal(
+		pc_turn_set_enabled(&f->t, &f->o, "gamma", false, &err),
+		PC_ENOENT);
 	assert_string_equal(err.msg, "plugin 'gamma' not found");
 	e = last_event(f, "plugin_error");
 	assert_string_equal(pc_serde_get(e, "name")->valuestring, "gamma");
@@ -255,15 +254,15 @@ static void disabled_plugin_contributes_nothing(void **state)
 	assert_int_equal(count_events(f, "hook", from), 0);
 	assert_int_equal(pc_turn_command(&f->t, &f->o, "/alpha_c", "", &err),
 			 PC_ENOENT);
-	assert_string_equal(pc_serde_get(last_event(f, "error"), "message")
-				    ->valuestring,
-			    "unknown plugin command '/alpha_c'");
+	assert_string_equal(
+		pc_serde_get(last_event(f, "error"), "message")->valuestring,
+		"unknown plugin command '/alpha_c'");
 	pc_turn_set_enabled(&f->t, &f->o, "alpha", true, &err);
 	assert_int_equal(pc_turn_command(&f->t, &f->o, "/alpha_c", "", &err),
 			 0);
-	assert_string_equal(pc_serde_get(last_event(f, "info"), "message")
-				    ->valuestring,
-			    "ran");
+	assert_string_equal(
+		pc_serde_get(last_event(f, "info"), "message")->valuestring,
+		"ran");
 }
 
 /* R10.3: a disable keeps the prompt, and each later turn notes it. */
@@ -274,7 +273,8 @@ static void disable_keeps_system_prompt(void **state)
 	const cJSON *e;
 
 	pc_turn_run(&f->t, &f->o, "one", &err);
-	assert_non_null(strstr(prompt(f), "# Plugin: alpha (v1.0)\nSpeak French."));
+	assert_non_null(
+		strstr(prompt(f), "# Plugin: alpha (v1.0)\nSpeak French."));
 	assert_int_equal(count_events(f, "stale_system_prompt", 0), 0);
 	pc_turn_set_enabled(&f->t, &f->o, "alpha", false, &err);
 	pc_turn_run(&f->t, &f->o, "two", &err);
@@ -311,17 +311,17 @@ static void reload_keeps_disabled_and_rebuilds(void **state)
 	pc_turn_rescan_release(&rs);
 	assert_false(plugin(f, "alpha")->enabled);
 	assert_true(plugin(f, "beta")->enabled);
-	assert_string_equal(pc_serde_get(last_event(f, "info"), "message")
-				    ->valuestring,
-			    "plugins reloaded: 2 loaded, 0 skipped, 0 errors");
+	assert_string_equal(
+		pc_serde_get(last_event(f, "info"), "message")->valuestring,
+		"plugins reloaded: 2 loaded, 0 skipped, 0 errors");
 	assert_true(cJSON_IsTrue(
 		pc_serde_get(last_event(f, "system_prompt"), "rebuilt")));
 	assert_null(strstr(prompt(f), "Speak French."));
 	list = pc_serde_get(last_event(f, "plugins_list"), "plugins");
 	assert_int_equal(cJSON_GetArraySize(list), 2);
-	assert_string_equal(pc_serde_get(cJSON_GetArrayItem(list, 0), "name")
-				    ->valuestring,
-			    "alpha");
+	assert_string_equal(
+		pc_serde_get(cJSON_GetArrayItem(list, 0), "name")->valuestring,
+		"alpha");
 	assert_true(cJSON_IsTrue(pc_serde_get(cJSON_GetArrayItem(list, 0),
 					      "has_system_prompt")));
 	/* only beta's command is offered */
@@ -369,8 +369,9 @@ static void rescan_finds_what_the_host_finds(void **state)
 	char *dupmf = pc_fs_join(dup, "plugin.json");
 	char *dirs[] = { f->dirs[0], bad, gone, dup };
 
-	write_file(mf, "{\"name\":\"broken\",\"version\":\"1\",\"hooks\":"
-		       "{\"pre_bash\":{\"script\":\"hooks/none.sh\"}}}",
+	write_file(mf,
+		   "{\"name\":\"broken\",\"version\":\"1\",\"hooks\":"
+		   "{\"pre_bash\":{\"script\":\"hooks/none.sh\"}}}",
 		   0644);
 	write_file(dupmf, "{\"name\":\"alpha\",\"version\":\"2.0\"}", 0644);
 	pc_turn_rescan_dirs(dirs, 4, NULL, false, &rs);
@@ -387,10 +388,11 @@ static void rescan_finds_what_the_host_finds(void **state)
 	assert_int_equal(rs.nplugins, 0);
 	assert_int_equal(rs.skipped.nr, 3);
 	assert_string_equal(rs.skipped.v[0], "alpha");
-	assert_int_equal(strncmp(rs.log.v[0],
-				 "[plugins] skipping project-scoped plugin 'alpha' (in \"",
-				 54),
-			 0);
+	assert_int_equal(
+		strncmp(rs.log.v[0],
+			"[plugins] skipping project-scoped plugin 'alpha' (in \"",
+			54),
+		0);
 	pc_turn_rescan_release(&rs);
 	free(bad);
 	free(mf);
