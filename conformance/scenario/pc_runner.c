@@ -715,18 +715,42 @@ static cJSON *turn_doc(struct run *r, int first, struct pc_mock *m)
 	return doc;
 }
 
+/* A `command` turn step: the plugin command instead of a user message
+ * (R7.2-R7.5). An unknown command fails the step unless it states its
+ * own expectations, as for lifecycle steps. */
+static int run_command(struct run *r, const struct pc_step *s,
+		       const struct pc_turn_opts *o, struct pc_err *err)
+{
+	char *name = render(r, s->turn.command), *args;
+	int rc;
+
+	if (!name)
+		return PC_EINVAL;
+	if (!(args = render(r, s->turn.args))) {
+		free(name);
+		return PC_EINVAL;
+	}
+	r->turn.completed = false;
+	rc = pc_turn_command(&r->turn, o, name, args, err);
+	if (rc == PC_ENOENT && s->nexpects)
+		rc = 0;
+	free(name);
+	free(args);
+	return rc;
+}
+
 static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 {
 	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_mock *m = NULL;
 	cJSON *script;
-	char *text;
+	char *text = NULL;
 	int first, rc;
 
 	if (!turn_setup(r))
 		return false;
-	if (!(text = render(r, s->turn.text)))
+	if (s->turn.text && !(text = render(r, s->turn.text)))
 		return false;
 	if (!(script = render_json(r, s->turn.model))) {
 		free(text);
@@ -749,9 +773,13 @@ static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	o.compact = s->turn.compact;
 	o.approval = s->turn.approval;
 	first = cJSON_GetArraySize(r->turn.transcript);
-	if ((rc = pc_turn_run(&r->turn, &o, text, &err)))
-		pc_buf_addf(&r->msg, "%s", err.msg);
+	if (text)
+		rc = pc_turn_run(&r->turn, &o, text, &err);
 	else
+		rc = run_command(r, s, &o, &err);
+	if (rc && err.msg[0])
+		pc_buf_addf(&r->msg, "%s", err.msg);
+	else if (!rc)
 		*doc_out = turn_doc(r, first, m);
 	pc_mock_free(m);
 	free(text);

@@ -860,9 +860,36 @@ static int read_model_file(struct ctx *c, struct pc_turn_step *t,
 	return rc;
 }
 
-static const char *const turn_keys[] = { "text",     "model",  "model_file",
-					 "images",   "vision", "compact",
-					 "approval", NULL };
+static const char *const turn_keys[] = { "text",   "command",	 "args",
+					 "model",  "model_file", "images",
+					 "vision", "compact",	 "approval",
+					 NULL };
+
+/* `command` and `args` instead of `text`: a plugin command (R7.2-R7.5);
+ * the model is optional then (a script-backed command asks none). */
+static int read_turn_command(struct ctx *c, struct pc_turn_step *ts,
+			     const struct pc__ynode *t)
+{
+	const struct pc__ynode *v = lookup(t, "command");
+	int rc;
+
+	if (lookup(t, "text"))
+		return bad(c, t,
+			   "a 'turn' has either 'text' or 'command', not both");
+	if ((rc = want_string(c, v, "command")))
+		return rc;
+	ts->command = pc_xstrdup(v->s);
+	if ((v = lookup(t, "args"))) {
+		if ((rc = want_string(c, v, "args")))
+			return rc;
+		ts->args = pc_xstrdup(v->s);
+	} else {
+		ts->args = pc_xstrdup("");
+	}
+	if (!lookup(t, "model") && !lookup(t, "model_file"))
+		ts->model = cJSON_Parse("{\"replies\":[]}");
+	return 0;
+}
 
 static int read_turn(struct ctx *c, struct pc_step *s,
 		     const struct pc__ynode *m)
@@ -876,12 +903,27 @@ static int read_turn(struct ctx *c, struct pc_step *s,
 	if ((rc = want_map(c, t, "'turn'")) ||
 	    (rc = known_keys(c, t, "'turn'", turn_keys)))
 		return rc;
-	if (!(v = lookup(t, "text")))
-		return bad(c, t, "a 'turn' needs 'text' (the user message)");
-	if ((rc = want_string(c, v, "text")))
+	if (lookup(t, "command")) {
+		if ((rc = read_turn_command(c, ts, t)))
+			return rc;
+	} else if (lookup(t, "args")) {
+		return bad(c, lookup(t, "args"),
+			   "'args' belongs to a 'turn' with a 'command'");
+	} else if (!(v = lookup(t, "text"))) {
+		return bad(
+			c, t,
+			"a 'turn' needs 'text' (the user message) or 'command' (a plugin command)");
+	} else if ((rc = want_string(c, v, "text"))) {
 		return rc;
-	ts->text = pc_xstrdup(v->s);
-	if (!lookup(t, "model") == !lookup(t, "model_file"))
+	} else {
+		ts->text = pc_xstrdup(v->s);
+	}
+	if (ts->model) {
+		if (lookup(t, "model") && lookup(t, "model_file"))
+			return bad(
+				c, t,
+				"a 'turn' needs exactly one of 'model' (the mock-model script) or 'model_file'");
+	} else if (!lookup(t, "model") == !lookup(t, "model_file"))
 		return bad(
 			c, t,
 			"a 'turn' needs exactly one of 'model' (the mock-model script) or 'model_file'");
@@ -1307,6 +1349,8 @@ static void step_release(struct pc_step *s)
 	cJSON_Delete(s->result);
 	cJSON_Delete(s->files);
 	free(s->turn.text);
+	free(s->turn.command);
+	free(s->turn.args);
 	cJSON_Delete(s->turn.model);
 }
 

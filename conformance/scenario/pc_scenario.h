@@ -86,12 +86,16 @@ enum pc_life_op { PC_LIFE_ENABLE, PC_LIFE_DISABLE, PC_LIFE_RELOAD };
  * scripted model (pc_mock.h); the conversation carries over between the
  * turn steps of one scenario run. */
 struct pc_turn_step {
-	char *text;   /* the user message; may hold {{ vars.x }} */
-	cJSON *model; /* the mock-model script (`model`, or the parsed
-			 `model_file`), checked with pc_mock_new_json */
-	int images;   /* images attached (0..64) */
-	bool vision;  /* vision handoff enabled (pre_turn) */
-	bool compact; /* compact before the first request (pre_compact) */
+	char *text;    /* the user message; may hold {{ vars.x }}; NULL
+			  when `command` is given */
+	char *command; /* a plugin command run instead (R7.2-R7.5), or
+			  NULL; may hold {{ vars.x }} */
+	char *args;    /* the command's argument text ("" by default) */
+	cJSON *model;  /* the mock-model script (`model`, or the parsed
+			  `model_file`), checked with pc_mock_new_json */
+	int images;    /* images attached (0..64) */
+	bool vision;   /* vision handoff enabled (pre_turn) */
+	bool compact;  /* compact before the first request (pre_compact) */
 	enum pc_turn_approval approval; /* R6.4, default never */
 };
 
