@@ -75,15 +75,26 @@ bool pc_chatcli_json_check(const char *p, size_t n, char **errtext);
  * tree; users apply Go's "last wins" themselves. */
 cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext);
 
+/* pc_chatcli_json_decode_any - json.Unmarshal into an interface{} (A6,
+ * A7: the model's JSON args): pc_chatcli_json_parse(), and then a number
+ * literal that overflows float64 fails the whole decode as Go's
+ * strconv.ParseFloat range error does, with the first such literal:
+ * "json: cannot unmarshal number 1e999 into Go value of type float64"
+ * (Go's decoder text; not checked against the host binary). Returns a new
+ * tree (caller deletes), or NULL with *errtext (new string, when
+ * `errtext` is not NULL) set. Found by fuzz/fuzz_chatcli_args. */
+cJSON *pc_chatcli_json_decode_any(const char *p, size_t n, char **errtext);
+
 /* pc_chatcli_go_float - fmt's %v of a float64 (A7.6): shortest round-trip
- * digits, exponent form when the exponent is < -4 or >= 6 ("1e+06").
- * Returns a new string. */
+ * digits, exponent form when the exponent is < -4 or >= 6 ("1e+06");
+ * "+Inf", "-Inf", "NaN" for non-finite values. Returns a new string. */
 char *pc_chatcli_go_float(double v);
 
 /* pc_chatcli_go_marshal - json.Marshal of a decoded value (A7.3, A7.6):
  * compact, object keys sorted bytewise with the last duplicate winning,
  * `<` `>` `&` U+2028 U+2029 escaped, Go's float formatting. Returns a new
- * string. `v` is borrowed. */
+ * string. `v` is borrowed. A non-finite number (json.Marshal refuses it;
+ * pc_chatcli_json_decode_any never yields one) prints as fmt's "+Inf". */
 char *pc_chatcli_go_marshal(const cJSON *v);
 
 /* The four string fields of plugins.Metadata (M3). Never NULL once

@@ -1212,13 +1212,13 @@ static char *repair_escapes(const char *s)
 
 static cJSON *repair_parse(const char *s)
 {
-	cJSON *v = pc_chatcli_json_parse(s, strlen(s), NULL);
+	cJSON *v = pc_chatcli_json_decode_any(s, strlen(s), NULL);
 	char *r;
 
 	if (v)
 		return v;
 	if ((r = repair_escapes(s)) != NULL)
-		v = pc_chatcli_json_parse(r, strlen(r), NULL);
+		v = pc_chatcli_json_decode_any(r, strlen(r), NULL);
 	free(r);
 	return v;
 }
@@ -1241,10 +1241,10 @@ static int dispatch(const char *line, struct pc_strvec *argv, char **error)
 		free(t);
 		return split_text(line, argv, error);
 	}
-	v = pc_chatcli_json_parse(t, strlen(t), &gerr);
+	v = pc_chatcli_json_decode_any(t, strlen(t), &gerr);
 	r = v ? NULL : repair_escapes(t);
 	if (r) {
-		v = pc_chatcli_json_parse(r, strlen(r), NULL);
+		v = pc_chatcli_json_decode_any(r, strlen(r), NULL);
 		free(r);
 	}
 	if (!v) {

@@ -277,6 +277,52 @@ cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext)
 	return v;
 }
 
+/* first_out_of_range - the first number literal of the valid JSON text
+ * `p` that overflows a float64 (strconv.ParseFloat's ErrRange, as
+ * strtod's HUGE_VAL), as a new string, or NULL. */
+static char *first_out_of_range(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (p[i] == '"') {
+			for (i++; i < n && p[i] != '"'; i++)
+				i += p[i] == '\\';
+			i++;
+		} else if (p[i] == '-' || is_digit((unsigned char)p[i])) {
+			size_t j = i;
+			char *lit;
+
+			while (j < n && p[j] && strchr("+-.eE0123456789", p[j]))
+				j++;
+			lit = pc_xmemdup(p + i, j - i);
+			if (isinf(strtod(lit, NULL)))
+				return lit;
+			free(lit);
+			i = j;
+		} else {
+			i++;
+		}
+	}
+	return NULL;
+}
+
+cJSON *pc_chatcli_json_decode_any(const char *p, size_t n, char **errtext)
+{
+	cJSON *v = pc_chatcli_json_parse(p, n, errtext);
+	char *lit;
+
+	if (!v || !(lit = first_out_of_range(p, n)))
+		return v;
+	cJSON_Delete(v);
+	if (errtext)
+		*errtext = pc_xasprintf(
+			"json: cannot unmarshal number %s into Go value of type float64",
+			lit);
+	free(lit);
+	return NULL;
+}
+
 /* --- Metadata (M3, M4) ------------------------------------------------- */
 
 static const char *kind_name(const cJSON *v)
@@ -419,6 +465,10 @@ static char *format_float(double v, bool json)
 	int exp, nd;
 	bool use_e;
 
+	if (isnan(v) || isinf(v)) { /* fmt's %v; json.Marshal refuses them */
+		pc_buf_adds(&b, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+		return pc_buf_detach(&b, NULL);
+	}
 	if (v == 0) {
 		pc_buf_adds(&b, signbit(v) && !json ? "-0" : "0");
 		return pc_buf_detach(&b, NULL);

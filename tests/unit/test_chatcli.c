@@ -297,6 +297,62 @@ static void go_float_formats_like_fmt_v(void **state)
 	}
 }
 
+/* Found by fuzz/fuzz_chatcli_args (input fuzz/corpus/chatcli_args/
+ * regress-inf-number): a number past float64's range in the model's JSON
+ * args reached the float formatter as +Inf and read through a NULL
+ * pointer. Go's json.Unmarshal into interface{} refuses it (A6.2), so
+ * the plugin is not run; fmt's %v of +Inf is "+Inf". */
+static void out_of_range_numbers_fail_as_go(void **state)
+{
+	static const char *const in[] = {
+		"{\"cmd\":\"x\",\"args\":{\"n\":1e999}}",
+		"[\"a\",-1e400]",
+		"{\"cmd\":\"x\",\"s\":\"1e999\",\"z\":[0,1e-999,1e999,2e999]}",
+	};
+	static const char *const lit[] = { "1e999", "-1e400", "1e999" };
+	struct pc_strvec argv = PC_STRVEC_INIT;
+	char *e = NULL, *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(*in); i++) {
+		char want[160];
+
+		snprintf(
+			want, sizeof(want),
+			"Args parsing error: json: cannot unmarshal number %s into Go value of type float64",
+			lit[i]);
+		assert_int_equal(pc_chatcli_args_to_argv(in[i], &argv, &e),
+				 PC_EINVAL);
+		assert_string_equal(e, want);
+		assert_int_equal(argv.nr, 0);
+		free(e);
+		e = NULL;
+	}
+	/* a nested args string that overflows is dropped, as undecodable */
+	assert_int_equal(
+		pc_chatcli_args_to_argv(
+			"{\"cmd\":\"x\",\"args\":\"{\\\"n\\\":1e999}\"}", &argv,
+			&e),
+		0);
+	assert_null(e);
+	assert_int_equal(argv.nr, 1);
+	assert_string_equal(argv.v[0], "x");
+	pc_strvec_release(&argv);
+	/* underflow is not an error in Go: 0 */
+	assert_int_equal(pc_chatcli_args_to_argv("{\"cmd\":\"x\",\"n\":1e-999}",
+						 &argv, &e),
+			 0);
+	assert_int_equal(argv.nr, 3);
+	assert_string_equal(argv.v[2], "0");
+	pc_strvec_release(&argv);
+	s = pc_chatcli_go_float(1e308 * 10);
+	assert_string_equal(s, "+Inf");
+	free(s);
+	s = pc_chatcli_go_float(-1e308 * 10);
+	assert_string_equal(s, "-Inf");
+	free(s);
+}
+
 /* --- M3, M4 --------------------------------------------------------------- */
 
 static void json_errors_are_go_texts(void **state)
@@ -836,6 +892,7 @@ int main(void)
 		T(parse_calls_decodes_tags_as_the_host),
 		T(parse_calls_keeps_document_order),
 		T(go_float_formats_like_fmt_v),
+		T(out_of_range_numbers_fail_as_go),
 		T(json_errors_are_go_texts),
 		T(metadata_decodes_as_go),
 		T(timeout_parses_go_durations),
