@@ -1,6 +1,6 @@
 /* fuzz_manifest.c - manifest loading: serde derive's PluginManifest decode,
  * then the loader's own checks on a temporary plugin directory holding the
- * input as plugin.json (and one executable script "h"). */
+ * input as plugin.json (and one executable script "h"), removed at exit. */
 #include <sys/stat.h>
 
 #include <stddef.h>
@@ -16,6 +16,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *dir, *mpath;
 
+static void cleanup(void)
+{
+	pc_fs_rm_rf(dir);
+	free(dir);
+	free(mpath);
+}
+
 static void setup(void)
 {
 	char *h;
@@ -23,6 +30,7 @@ static void setup(void)
 	dir = pc_fs_mkdtemp("fuzz-manifest");
 	if (!dir)
 		abort();
+	atexit(cleanup);
 	mpath = pc_fs_join(dir, "plugin.json");
 	h = pc_fs_join(dir, "h");
 	pc_fs_write(h, "#!/bin/sh\n", 10, NULL);
@@ -39,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!dir)
 		setup();
-	if (!pc_serde_decode((const char *)data, size, &pc_serde_plugin_manifest,
-			     &v, &err))
+	if (!pc_serde_decode((const char *)data, size,
+			     &pc_serde_plugin_manifest, &v, &err))
 		cJSON_Delete(v);
 	if (pc_fs_write(mpath, data, size, NULL))
 		abort();

@@ -14,9 +14,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const keys[] = {
-	"allow", "reason", "modify", "notify", "status", "ok", "output",
-	"error", "injection", "entries", "id", "url", "flow", "pending",
-	"access_token", "expires_at", "headers",
+	"allow",  "reason",  "modify",	     "notify",	   "status",  "ok",
+	"output", "error",   "injection",    "entries",	   "id",      "url",
+	"flow",	  "pending", "access_token", "expires_at", "headers",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
