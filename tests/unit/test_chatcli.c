@@ -449,17 +449,17 @@ static void timeout_parses_go_durations(void **state)
 
 static void truncation_keeps_head_and_tail(void **state)
 {
-	static const size_t sizes[] = { 30000, 30001, 100000 };
+	static const size_t sizes[] = { 29999, 30000, 30001, 100000 };
 	char *big = malloc(100000);
 	size_t n;
 
 	(void)state;
 	memset(big, 'a', 100000);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		char *t = pc_chatcli_truncate(big, sizes[i], &n);
 
-		if (sizes[i] == 30000) {
-			assert_int_equal(n, 30000);
+		if (sizes[i] <= 30000) {
+			assert_int_equal(n, sizes[i]);
 		} else {
 			char marker[80];
 
@@ -473,6 +473,43 @@ static void truncation_keeps_head_and_tail(void **state)
 		free(t);
 	}
 	free(big);
+}
+
+static void compression_threshold_follows_the_env(void **state)
+{
+	static const struct {
+		size_t len;
+		const char *mode, *threshold;
+		bool applies;
+	} t[] = {
+		{ 3999, NULL, NULL, false },
+		{ 4000, NULL, NULL, true },
+		{ 4001, NULL, NULL, true },
+		{ 4000, "off", NULL, false },
+		{ 4000, "none", NULL, false },
+		{ 4000, "disabled", NULL, false },
+		{ 4000, "OFF", NULL, true },
+		{ 4000, "lossless", NULL, true },
+		{ 99, NULL, "100", false },
+		{ 100, NULL, "100", true },
+		{ 101, NULL, "+100", true },
+		{ 3999, NULL, "0", false },
+		{ 3999, NULL, "-5", false },
+		{ 3999, NULL, "1k", false },
+		{ 3999, NULL, " 100", false },
+		{ 0, NULL, "", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
+		if (pc_chatcli_compression_applies(t[i].len, t[i].mode,
+						   t[i].threshold) !=
+		    t[i].applies)
+			fail_msg("row %zu: %zu bytes, mode %s, threshold %s", i,
+				 t[i].len, t[i].mode ? t[i].mode : "-",
+				 t[i].threshold ? t[i].threshold : "-");
+	assert_int_equal(pc_chatcli_compress_threshold(NULL), 4000);
+	assert_int_equal(pc_chatcli_compress_threshold("7"), 7);
 }
 
 /* --- X7, X8 ------------------------------------------------------------------
@@ -897,6 +934,7 @@ int main(void)
 		T(metadata_decodes_as_go),
 		T(timeout_parses_go_durations),
 		T(truncation_keeps_head_and_tail),
+		T(compression_threshold_follows_the_env),
 		T(call_merges_lines_and_reports_exit),
 		T(call_timeout_kills_child_only_and_waits_for_pipes),
 		T(call_start_failure_text),
