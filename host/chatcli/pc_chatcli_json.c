@@ -224,10 +224,9 @@ static bool scan_value(struct scan *s, int depth)
 
 	skip_ws(s);
 	c = peek(s);
-	if (depth > 10000) {
-		s->err = pc_xstrdup("exceeded max depth");
-		return false;
-	}
+	/* Go's scanner: pushing the 10001st open container fails */
+	if (depth >= 10000 && (c == '[' || c == '{'))
+		return fail(s, "exceeded max depth");
 	switch (c) {
 	case '{':
 		return scan_object(s, depth);
@@ -379,11 +378,80 @@ static void meta_fill_empty(struct pc_chatcli_meta *m)
 			*f[i] = pc_xstrdup("");
 }
 
+/* leaf - the value at `p` (`n` bytes, one valid JSON value) as Metadata
+ * decoding needs it: a string decoded (one string needs no nesting), any
+ * other value reduced to an empty node of its kind. NULL for a string
+ * cJSON refuses (a lone surrogate). */
+static cJSON *leaf(const char *p, size_t n)
+{
+	switch (*p) {
+	case '"':
+		return cJSON_ParseWithLength(p, n);
+	case 'n':
+		return cJSON_CreateNull();
+	case 't':
+		return cJSON_CreateTrue();
+	case 'f':
+		return cJSON_CreateFalse();
+	case '[':
+		return cJSON_CreateArray();
+	case '{':
+		return cJSON_CreateObject();
+	default:
+		return cJSON_CreateNumber(0);
+	}
+}
+
+/* shallow_parse - the valid JSON text `p` with its top-level object's
+ * members reduced by leaf(), so a document nested deeper than cJSON's
+ * limit (1000; Go's scanner allows 10000) still decodes into Metadata,
+ * which reads only the top level. Non-objects go through
+ * pc_chatcli_json_parse(). Found while reviewing fuzz_chatcli_json. */
+static cJSON *shallow_parse(const char *p, size_t n, char **errtext)
+{
+	struct scan s = { (const unsigned char *)p, n, 0, NULL };
+	cJSON *o;
+
+	if (!pc_chatcli_json_check(p, n, errtext))
+		return NULL;
+	skip_ws(&s);
+	if (peek(&s) != '{')
+		return pc_chatcli_json_parse(p, n, errtext);
+	o = cJSON_CreateObject();
+	s.i++;
+	for (skip_ws(&s); peek(&s) == '"'; skip_ws(&s)) {
+		size_t k0 = s.i, v0;
+		cJSON *k, *v;
+
+		scan_string(&s);
+		k = cJSON_ParseWithLength(p + k0, s.i - k0);
+		skip_ws(&s);
+		s.i++; /* ':' */
+		skip_ws(&s);
+		v0 = s.i;
+		scan_value(&s, 1);
+		v = leaf(p + v0, s.i - v0);
+		if (!k || !v) {
+			cJSON_Delete(k);
+			cJSON_Delete(v);
+			cJSON_Delete(o);
+			*errtext = pc_xstrdup(
+				"invalid character in string literal");
+			return NULL;
+		}
+		cJSON_AddItemToObject(o, k->valuestring, v);
+		cJSON_Delete(k);
+		skip_ws(&s);
+		s.i += peek(&s) == ',';
+	}
+	return o;
+}
+
 int pc_chatcli_meta_decode(const char *p, size_t n, struct pc_chatcli_meta *m,
 			   char **errtext)
 {
 	char *type_err = NULL;
-	cJSON *v = pc_chatcli_json_parse(p, n, errtext);
+	cJSON *v = shallow_parse(p, n, errtext);
 	const cJSON *it;
 
 	if (!v)

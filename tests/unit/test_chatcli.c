@@ -427,6 +427,56 @@ static void metadata_decodes_as_go(void **state)
 	pc_chatcli_meta_release(&m);
 }
 
+/* deep - {"name":"@x","x":[[...]]} with `d` nested arrays (caller frees). */
+static char *deep(size_t d, size_t *n)
+{
+	char *s = malloc(2 * d + 64);
+	size_t k;
+
+	assert_non_null(s);
+	k = (size_t)snprintf(s, 64, "{\"name\":\"@x\",\"x\":");
+	memset(s + k, '[', d);
+	memset(s + k + d, ']', d);
+	k += 2 * d;
+	s[k++] = '}';
+	s[k] = '\0';
+	*n = k;
+	return s;
+}
+
+/* M4: Go's scanner allows 10000 nested containers (the 10001st fails with
+ * "invalid character '[' exceeded max depth"); Metadata reads only the
+ * top level, so a deep unknown key does not stop the load. plugcheck used
+ * to refuse anything over cJSON's 1000 levels with a wrong text (found
+ * reviewing fuzz_chatcli_json). */
+static void metadata_nesting_limits_are_go(void **state)
+{
+	static const size_t ok[] = { 999, 1000, 1001, 9999 };
+	struct pc_chatcli_meta m = PC_CHATCLI_META_INIT;
+	char *e = NULL, *s;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
+		s = deep(ok[i], &n);
+		assert_true(pc_chatcli_json_check(s, n, NULL));
+		assert_int_equal(pc_chatcli_meta_decode(s, n, &m, &e), 0);
+		assert_string_equal(m.name, "@x");
+		pc_chatcli_meta_release(&m);
+		free(s);
+	}
+	/* the object is level 1: 9999 arrays inside it make 10000 */
+	s = deep(10000, &n);
+	assert_false(pc_chatcli_json_check(s, n, &e));
+	assert_string_equal(e, "invalid character '[' exceeded max depth");
+	free(e);
+	assert_int_equal(pc_chatcli_meta_decode(s, n, &m, &e), PC_EPARSE);
+	assert_string_equal(e, "invalid character '[' exceeded max depth");
+	free(e);
+	pc_chatcli_meta_release(&m);
+	free(s);
+}
+
 /* --- X5, O1 -----------------------------------------------------------------
  */
 
@@ -932,6 +982,7 @@ int main(void)
 		T(out_of_range_numbers_fail_as_go),
 		T(json_errors_are_go_texts),
 		T(metadata_decodes_as_go),
+		T(metadata_nesting_limits_are_go),
 		T(timeout_parses_go_durations),
 		T(truncation_keeps_head_and_tail),
 		T(compression_threshold_follows_the_env),
