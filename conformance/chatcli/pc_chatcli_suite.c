@@ -387,6 +387,17 @@ static void check_perms(struct ctx *c, const struct pc_chatcli_entry *e)
 /* --- A7, A8, X, O: representative calls ------------------------------------
  */
 
+/* utf8_cut - at most `max` bytes of s[0..n), backed off to the start of
+ * a UTF-8 sequence so that a message never ends inside a character. */
+static size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+	size_t cut = n < max ? n : max;
+
+	while (cut > 0 && cut < n && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	return cut;
+}
+
 static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		       const char *form, const char *args, const char *id)
 {
@@ -416,8 +427,11 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		goto out;
 	}
 	if (call.error)
-		pc_findings_add(f, id, e->file, "args %s -> %s; output: %.200s",
-				args, call.error, call.merged);
+		pc_findings_add(
+			f, id, e->file, "args %s -> %s; output: %.*s", args,
+			call.error,
+			(int)utf8_cut(call.merged, call.merged_len, 200),
+			call.merged);
 	if (call.timed_out)
 		pc_findings_add(f, "PC-CHAT-042", e->file,
 				"args %s: the host would block %lld ms%s", args,

@@ -282,3 +282,12 @@ def test_not_loaded_is_an_error_finding(ctx):
     eq(code, 3)
     eq([x["message"] for x in found(out, "PC-CHAT-001")],
        ["the host skips 'broken': invalid character 's' looking for beginning of value"])
+
+
+def test_failure_output_is_cut_on_a_character_boundary(ctx):
+    # the finding quotes at most 200 bytes of output, never half a character
+    p = plugin(ctx, "utf", schema="", body="printf '%199s\\303\\251tail' x; exit 1")
+    code, out = check(ctx, p)
+    f = found(out, "PC-CHAT-032")
+    eq([x["message"] for x in f],
+       ["args  -> plugin execution failed: exit status 1; output: " + " " * 198 + "x"])
