@@ -33,6 +33,8 @@ static const char usage[] =
 	"  --strict        warnings fail the run too\n"
 	"  --ignore ID     suppress a rule id (repeatable; shown as suppressed)\n"
 	"  --repeat N      latency firings per hook (default 5)\n"
+	"  -j, --jobs N    fire entry points in N worker processes (default 1;\n"
+	"                  the report is the same, in the same order)\n"
 	"  -h, --help      show this help\n\n"
 	"PATH/.plugcheck.yaml may hold `ignore: [IDS]` and `strict: true`.\n"
 	"`plugcheck rules` lists every check id.\n\n"
@@ -76,6 +78,7 @@ struct check_opts {
 	const char *output;
 	bool strict;
 	unsigned repeat;
+	unsigned jobs;
 	struct pc_strvec ignore;
 	const char *path;
 };
@@ -88,13 +91,14 @@ static int parse(int argc, char **argv, struct check_opts *c)
 		{ "strict", no_argument, NULL, 's' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(usage, stdout);
 			return -1;
@@ -112,6 +116,10 @@ static int parse(int argc, char **argv, struct check_opts *c)
 			if (!atoi_ok(optarg, &c->repeat))
 				return pc_cli_bad_value("check", "repeat", optarg,
 							"a whole number 0..1000");
+		} else if (ch == 'j') {
+			if (!atoi_ok(optarg, &c->jobs) || c->jobs < 1 || c->jobs > 64)
+				return pc_cli_bad_value("check", "jobs", optarg,
+							"a whole number 1..64");
 		} else {
 			if (ch == 'i')
 				fprintf(stderr, "plugcheck: unknown rule id '%s' (see `plugcheck rules`)\n",
@@ -205,6 +213,7 @@ static int run_catalyst(int argc, char **argv)
 	so.strict = c.strict;
 	so.ignore = &c.ignore;
 	so.repeat = c.repeat;
+	so.jobs = c.jobs;
 	so.stop = &stop_flag;
 	if (isatty(2)) {
 		so.progress = progress;

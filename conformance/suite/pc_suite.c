@@ -403,9 +403,23 @@ static int make_dirs(struct pc__suite *s, struct pc_err *err)
 	return 0;
 }
 
+int pc__suite_dirs(struct pc__suite *s, struct pc_err *err)
+{
+	int rc = make_dirs(s, err);
+
+	if (!rc)
+		setup_env(s);
+	return rc;
+}
+
 static void run_loaded(struct pc__suite *s)
 {
 	pc__suite_static(s);
+	if (s->o->jobs > 1) {
+		if (!pc__suite_stopped(s))
+			pc__suite_parallel(s, s->o->jobs);
+		return;
+	}
 	if (!pc__suite_stopped(s))
 		pc__suite_hooks(s);
 	if (!pc__suite_stopped(s))
@@ -426,9 +440,8 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 	int64_t t0 = pc_time_now_ms();
 	int rc;
 
-	if ((rc = make_dirs(&s, err)))
+	if ((rc = pc__suite_dirs(&s, err)))
 		return rc;
-	setup_env(&s);
 	r->path = pc_xstrdup(o->path);
 	r->strict = o->strict;
 	pc__suite_progress(&s, "loading %s", o->path);

@@ -45,6 +45,10 @@ struct pc_suite_opts {
 	bool strict;			    /* warnings fail the run */
 	const struct pc_strvec *ignore;	    /* rule ids to suppress, or NULL */
 	unsigned repeat;		    /* latency firings per hook (0: 5) */
+	/* jobs - worker processes firing entry points at once (0 or 1:
+	 * all in plugcheck's own process). The report is the same, in the
+	 * same order, whatever the value; only times differ. */
+	unsigned jobs;
 	/* progress - called before each step with a short label; may be
 	 * NULL. */
 	void (*progress)(void *ctx, const char *label);

@@ -273,42 +273,45 @@ static char *big_args(int point)
 
 void pc__suite_hooks(struct pc__suite *s)
 {
-	for (int i = 0; i < PC_HOOK_COUNT && !pc__suite_stopped(s); i++) {
-		const struct pc_hook_cfg *h = &s->p->hooks[i];
-		const char *n = pc_hook_point_name((enum pc_hook_point)i);
-		int64_t ms;
-		int ok;
+	for (int i = 0; i < PC_HOOK_COUNT && !pc__suite_stopped(s); i++)
+		if (s->p->hooks[i].present)
+			pc__suite_hook(s, i);
+}
 
-		if (!h->present)
-			continue;
-		pc__suite_progress(s, "hook %s", n);
-		ok = fire_hook(s, i, "realistic input", pc_fire_default_args(i),
-			       false, &ms);
-		if (ok)
-			latency(s, i, ms);
-		/* The probes only say something when plain input works: a
-		 * hook that always fails would be blamed on them too. */
-		if (!ok || !h->pass_args || !pc_fire_default_args(i) ||
-		    pc__suite_stopped(s))
-			continue;
-		pc__suite_progress(s, "hook %s: non-ASCII input", n);
-		if (!fire_hook(s, i, "non-ASCII input",
-			       i == PC_HOOK_PRE_INPUT ? "{\"text\":\"h\xc3\xa9llo \xe2\x9c\x93 \xe6\x97\xa5\xe6\x9c\xac\"}"
-						      : "{\"command\":\"echo h\xc3\xa9llo \xe2\x9c\x93\",\"content\":\"h\xc3\xa9llo \xe2\x9c\x93\\n\",\"path\":\"h\xc3\xa9llo.txt\"}",
-			       false, &ms)) {
-			char *w = pc_xasprintf("hook %s", n);
+void pc__suite_hook(struct pc__suite *s, int i)
+{
+	const struct pc_hook_cfg *h = &s->p->hooks[i];
+	const char *n = pc_hook_point_name((enum pc_hook_point)i);
+	int64_t ms;
+	int ok;
 
-			pc__suite_find(s, "PC-ENV-001", w,
-				       "the hook failed on arguments containing \"h\xc3\xa9llo \xe2\x9c\x93\"");
-			free(w);
-		}
-		pc__suite_progress(s, "hook %s: large input", n);
-		{
-			char *big = big_args(i);
+	pc__suite_progress(s, "hook %s", n);
+	ok = fire_hook(s, i, "realistic input", pc_fire_default_args(i),
+		       false, &ms);
+	if (ok)
+		latency(s, i, ms);
+	/* The probes only say something when plain input works: a
+	 * hook that always fails would be blamed on them too. */
+	if (!ok || !h->pass_args || !pc_fire_default_args(i) ||
+	    pc__suite_stopped(s))
+		return;
+	pc__suite_progress(s, "hook %s: non-ASCII input", n);
+	if (!fire_hook(s, i, "non-ASCII input",
+		       i == PC_HOOK_PRE_INPUT ? "{\"text\":\"h\xc3\xa9llo \xe2\x9c\x93 \xe6\x97\xa5\xe6\x9c\xac\"}"
+					      : "{\"command\":\"echo h\xc3\xa9llo \xe2\x9c\x93\",\"content\":\"h\xc3\xa9llo \xe2\x9c\x93\\n\",\"path\":\"h\xc3\xa9llo.txt\"}",
+		       false, &ms)) {
+		char *w = pc_xasprintf("hook %s", n);
 
-			fire_hook(s, i, "input near 1 MiB", big, true, &ms);
-			free(big);
-		}
+		pc__suite_find(s, "PC-ENV-001", w,
+			       "the hook failed on arguments containing \"h\xc3\xa9llo \xe2\x9c\x93\"");
+		free(w);
+	}
+	pc__suite_progress(s, "hook %s: large input", n);
+	{
+		char *big = big_args(i);
+
+		fire_hook(s, i, "input near 1 MiB", big, true, &ms);
+		free(big);
 	}
 }
 
@@ -339,8 +342,9 @@ static void fire_tool(struct pc__suite *s, const struct pc_tool_cfg *t,
 	free(cls);
 }
 
-static void one_tool(struct pc__suite *s, const struct pc_tool_cfg *t)
+void pc__suite_tool(struct pc__suite *s, size_t i)
 {
+	const struct pc_tool_cfg *t = &s->p->tools[i];
 	cJSON *min = pc_schema_valid_args(t->parameters, false);
 	cJSON *full = pc_schema_valid_args(t->parameters, true);
 	cJSON *bad = cJSON_CreateArray(), *b;
@@ -400,9 +404,14 @@ void pc__suite_tools(struct pc__suite *s)
 	for (size_t i = 0; i < s->p->ntools && i < PC_SUITE_MAX_FIRED &&
 			   !pc__suite_stopped(s);
 	     i++)
-		one_tool(s, &s->p->tools[i]);
+		pc__suite_tool(s, i);
 	if (!pc__suite_stopped(s))
-		skip_rest(s, "plugcheck.tool", s->p->ntools, "tools");
+		pc__suite_tools_skipped(s);
+}
+
+void pc__suite_tools_skipped(struct pc__suite *s)
+{
+	skip_rest(s, "plugcheck.tool", s->p->ntools, "tools");
 }
 
 static void fire_command(struct pc__suite *s, const struct pc_command_cfg *c,
@@ -443,12 +452,21 @@ void pc__suite_commands(struct pc__suite *s)
 {
 	for (size_t i = 0; i < s->p->ncommands && i < PC_SUITE_MAX_FIRED &&
 			   !pc__suite_stopped(s);
-	     i++) {
-		pc__suite_progress(s, "command %s", s->p->commands[i].name);
-		fire_command(s, &s->p->commands[i], "");
-		if (!pc__suite_stopped(s))
-			fire_command(s, &s->p->commands[i], "hello world");
-	}
+	     i++)
+		pc__suite_command(s, i);
 	if (!pc__suite_stopped(s))
-		skip_rest(s, "plugcheck.command", s->p->ncommands, "commands");
+		pc__suite_commands_skipped(s);
+}
+
+void pc__suite_command(struct pc__suite *s, size_t i)
+{
+	pc__suite_progress(s, "command %s", s->p->commands[i].name);
+	fire_command(s, &s->p->commands[i], "");
+	if (!pc__suite_stopped(s))
+		fire_command(s, &s->p->commands[i], "hello world");
+}
+
+void pc__suite_commands_skipped(struct pc__suite *s)
+{
+	skip_rest(s, "plugcheck.command", s->p->ncommands, "commands");
 }

@@ -48,9 +48,30 @@ const char *pc__suite_getenv(const struct pc__suite *s, const char *name);
 /* Lossy-decoded, trimmed stdout of `x` parsed as JSON, or NULL. */
 cJSON *pc__suite_answer(const struct pc_exchange *x);
 
+/* Create the run's temporary directory (s->tmp, home, ws, session) and
+ * its environment (s->env, which must be empty). PC_EIO with err set when
+ * no temporary directory can be made. */
+int pc__suite_dirs(struct pc__suite *s, struct pc_err *err);
+
+/* The firing steps. Each appends its cases and findings to s->r in the
+ * same order whether it runs in plugcheck or in a -j worker. */
 void pc__suite_hooks(struct pc__suite *s);
+/* One present hook point `i`: realistic input, latency, probes. */
+void pc__suite_hook(struct pc__suite *s, int i);
 void pc__suite_tools(struct pc__suite *s);
+/* Tool `i` (< PC_SUITE_MAX_FIRED): valid and invalid arguments. */
+void pc__suite_tool(struct pc__suite *s, size_t i);
+/* The skipped case for the tools past PC_SUITE_MAX_FIRED, if any. */
+void pc__suite_tools_skipped(struct pc__suite *s);
 void pc__suite_commands(struct pc__suite *s);
+/* Command `i` (< PC_SUITE_MAX_FIRED): empty and two-word arguments. */
+void pc__suite_command(struct pc__suite *s, size_t i);
+void pc__suite_commands_skipped(struct pc__suite *s);
+/* hooks, tools, commands, memory and oauth in `jobs` worker processes,
+ * one unit (a hook point, a tool, a command, the memory round trip, the
+ * OAuth actions) per fork; the results are merged in the sequential
+ * order, so the report is the one -j 1 gives (pc_suite_jobs.c). */
+void pc__suite_parallel(struct pc__suite *s, unsigned jobs);
 void pc__suite_memory(struct pc__suite *s);
 void pc__suite_oauth(struct pc__suite *s);
 void pc__suite_static(struct pc__suite *s);

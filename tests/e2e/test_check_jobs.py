@@ -1,0 +1,135 @@
+"""plugcheck check -j N: entry points fired in N worker processes give the
+report -j 1 gives - the same cases and findings in the same order - and
+leave no process behind (issue 9)."""
+import json
+import os
+import re
+
+from e2e import eq
+
+ALLOW = "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n"
+NO_ALLOW = "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":\"yes\"}'\n"  # PC-HOOK-012
+FAILS = "#!/bin/sh\ncat >/dev/null\nexit 3\n"                          # PC-TOOL-010
+TOOL = "#!/bin/sh\ncat >/dev/null\necho '{\"ok\":true,\"output\":\"x\"}'\n"
+LEAVES = "#!/bin/sh\ncat >/dev/null\nsleep 300 >/dev/null 2>&1 &\necho '{\"ok\":true,\"output\":\"x\"}'\n"  # PC-PROC-001
+
+
+def plugin(ctx, name, ntools=3):
+    tool = lambda i, script: {"name": "t%d" % i, "description": "t", "kind": "readonly",
+                              "script": script,
+                              "parameters": {"type": "object", "properties": {"q": {"type": "string"}},
+                                             "required": ["q"]}}
+    m = {"name": name, "version": "1.0.0",
+         "hooks": {"pre_bash": {"script": "allow.sh", "pass_args": True},
+                   "pre_write": {"script": "deny.sh"},
+                   "post_tool": {"script": "allow.sh"},
+                   "session_start": {"script": "allow.sh"}},
+         "tools": [tool(0, "fails.sh"), tool(1, "leaves.sh")] +
+                  [tool(i, "tool.sh") for i in range(2, ntools)],
+         "commands": [{"name": "c0", "description": "c", "script": "tool.sh"},
+                      {"name": "c1", "description": "c", "script": "fails.sh"}]}
+    return ctx.plugin(name, m, {"allow.sh": ALLOW, "deny.sh": NO_ALLOW, "fails.sh": FAILS,
+                                "tool.sh": TOOL, "leaves.sh": LEAVES})
+
+
+def norm(out):
+    """The report without what differs between any two runs: times,
+    timestamps and the temporary directories."""
+    out.pop("duration_s", None)
+    for c in out["cases"]:
+        c.pop("time_s", None)
+    text = json.dumps(out, indent=1, sort_keys=True)
+    text = re.sub(r"/tmp/plugcheck-check-[A-Za-z0-9]+", "TMP", text)
+    text = re.sub(r'timestamp\\":\d+', 'timestamp\\":N', text)
+    return re.sub(r", \d+ ms, ", ", N ms, ", text)
+
+
+def check(ctx, d, *extra):
+    # --repeat 1 with a 10 minute timeout: no latency finding on a loaded machine
+    return ctx.json("check", d, "--repeat", "1", *extra, timeout=600)
+
+
+def test_jobs_2_gives_the_report_of_jobs_1(ctx):
+    d = plugin(ctx, "jobs")
+    code1, one = check(ctx, d, "-j", "1")
+    code2, two = check(ctx, d, "-j", "2")
+    code3, three = check(ctx, d, "--jobs", "3")
+    eq(code1, 1)
+    eq((code2, code3), (code1, code1))
+    ids = [f["id"] for f in one["findings"] if f["severity"] != "note"]
+    for want in ("PC-HOOK-012", "PC-TOOL-010", "PC-TOOL-011", "PC-PROC-001", "PC-CMD-010"):
+        assert want in ids, ids
+    eq(norm(two), norm(one))
+    eq(norm(three), norm(one))
+
+
+def test_jobs_past_the_fired_limit_keeps_the_skipped_case(ctx):
+    d = plugin(ctx, "many", ntools=34)
+    code1, one = check(ctx, d, "-j", "1")
+    code2, two = check(ctx, d, "-j", "2")
+    eq(code2, code1)
+    skipped = [c["name"] for c in two["cases"] if c["status"] == "skip"]
+    eq(skipped, ["2 more tools not fired"])
+    eq(norm(two), norm(one))
+
+
+def test_jobs_must_be_a_small_number(ctx):
+    d = plugin(ctx, "bad")
+    for bad in ("0", "65", "x", ""):
+        code, stdout, stderr = ctx.run("check", d, "-j", bad)
+        eq(code, 2, bad)
+        eq(stderr, "plugcheck check: --jobs: invalid value '%s' (expected a whole number 1..64)\n"
+                   "Run `plugcheck check --help` for usage.\n" % bad)
+        eq(stdout, "")
+    code, stdout, stderr = ctx.run("check", d, "-j", "64", "--repeat", "1", "--format", "json",
+                                   timeout=600)
+    eq(code, 1, stderr)
+
+
+def marked(marks):
+    """Pids of processes whose command line is `sleep MARK`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if any(cmd == b"sleep\x00%d\x00" % m for m in marks):
+            found.append(pid)
+    return found
+
+
+def interrupt(ctx, sig, mark):
+    import signal  # noqa: F401
+    import subprocess
+    import time
+    # Two slow hooks, each leaving an escapee in a session of its own: the
+    # workers are killed mid-firing, so plugcheck itself must kill those.
+    body = ("#!/bin/sh\ncat >/dev/null\nsetsid sleep %d </dev/null >/dev/null 2>&1 &\n"
+            "exec sleep %d\n" % (mark + 1, mark))
+    d = ctx.plugin("int%d" % mark, {"name": "int%d" % mark, "version": "1.0.0",
+                                   "hooks": {"pre_bash": {"script": "s.sh", "timeout_ms": 600000},
+                                             "pre_write": {"script": "s.sh", "timeout_ms": 600000}}},
+                   {"s.sh": body})
+    p = subprocess.Popen([ctx.plugcheck, "check", d, "-j", "2", "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120  # both firings under way; generous on a loaded machine
+    while len(marked([mark, mark + 1])) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    eq(len(marked([mark, mark + 1])), 4)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    eq(p.returncode, 70, err)
+    eq(json.loads(out)["incomplete"], True)
+    eq(marked([mark, mark + 1]), [])
+
+
+def test_sigint_with_jobs_leaves_nothing(ctx):
+    import signal
+    interrupt(ctx, signal.SIGINT, 4721)
+
+
+def test_sigterm_with_jobs_leaves_nothing(ctx):
+    import signal
+    interrupt(ctx, signal.SIGTERM, 4731)
