@@ -108,12 +108,35 @@ static void child_env(const struct pc_host *h, const struct pc_strvec *extra,
 		pc_strvec_push(env, extra->v[i]);
 }
 
+/* The host's environment as one block (each entry with its NUL): the key
+ * of the probe cache; its length in *n. */
+static char *env_key(const struct pc_host *h, size_t *n)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	for (size_t k = 0; k < h->env.nr; k++)
+		pc_buf_add(&b, h->env.v[k], strlen(h->env.v[k]) + 1);
+	return pc_buf_detach(&b, n);
+}
+
 /* R5.2: python3 if `python3 --version` succeeds, else python, else
- * python3; probed once with the host's full environment. */
+ * python3; probed once with the host's full environment. The real host
+ * probes once per process; plugcheck starts a fresh pc_host for every
+ * firing of `check` and of a scenario, so the answer is also kept for the
+ * process, keyed by the whole environment (plugcheck is single-threaded
+ * where it fires plugins). */
 static const char *python(struct pc_host *h)
 {
 	static const char *const cands[] = { "python3", "python" };
+	static char *cached_env, *cached_python;
+	static size_t cached_n;
+	size_t n = 0;
+	char *key = h->python ? NULL : env_key(h, &n);
+	bool same = key && cached_env && n == cached_n &&
+		    !memcmp(key, cached_env, n);
 
+	if (same)
+		h->python = pc_xstrdup(cached_python);
 	for (size_t i = 0; !h->python && i < 2; i++) {
 		struct pc_proc_opts o = PC_PROC_OPTS_INIT;
 		struct pc_proc_result r = PC_PROC_RESULT_INIT(65536, 65536);
@@ -133,6 +156,15 @@ static const char *python(struct pc_host *h)
 	}
 	if (!h->python)
 		h->python = pc_xstrdup("python3");
+	if (key && !same) {
+		free(cached_env);
+		free(cached_python);
+		cached_env = key;
+		cached_n = n;
+		cached_python = pc_xstrdup(h->python);
+		key = NULL;
+	}
+	free(key);
 	return h->python;
 }
 

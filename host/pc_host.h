@@ -36,7 +36,8 @@ struct pc_host {
 	struct pc_strvec env;	  /* the emulated host's own environment */
 	char *workspace;	  /* verbatim (R4.5): may be relative */
 	char *session_path;	  /* full session file path, or "" */
-	char *python;		  /* R5.2: probed once, cached; NULL before */
+	char *python;		  /* R5.2: probed once (and kept for the process,
+				     keyed by env), cached; NULL before */
 	uint64_t timestamp;	  /* 0: real time; else fixed (tests) */
 };
 
