@@ -1,17 +1,24 @@
 /* bench_fire.c - the cost of firing a trivial hook through the reference
- * host, against a minimal C baseline that does the same process work.
+ * host, against a minimal C baseline that does the same process work, and
+ * against a Python harness doing the same loop with subprocess.run.
  *
- * For two hooks (a compiled executable and a /bin/sh script, both of which
- * read all of stdin and print {"allow":true}) it times N firings through
+ * For three hooks (a compiled executable, a /bin/sh script and a Python
+ * script run by the host's python3, all of which read all of stdin and
+ * print {"allow":true}) it times N firings through
  * pc_host_run_hook() - manifest loaded once, results released each time -
  * and N firings of a baseline that posix_spawns the same argv with the
  * same environment, writes the same stdin bytes (the serialized context),
- * closes stdin, drains stdout/stderr and waits. Each loop runs `reps`
- * times, interleaved; the table shows the medians and the ratio
- * host/baseline. Nothing here asserts on time: the figures are for
- * docs/performance.md.
+ * closes stdin, drains stdout/stderr and waits, and N firings by
+ * bench/pyharness.py (subprocess.run with the same argv, env and input,
+ * timed inside Python so the interpreter's start is not counted). Each
+ * loop runs `reps` times, interleaved; the table shows the medians and the
+ * ratios host/baseline and python/baseline. Nothing here asserts on time:
+ * the figures are for docs/performance.md.
  *
- * Usage: bench_fire [-n N] [-r REPS]   (defaults 1000 and 5)
+ * Usage: bench_fire [-n N] [-p NPY] [-r REPS] [-H PYHARNESS]
+ *   N firings of the compiled and sh hooks (default 1000), NPY of the
+ *   Python hook (default 100: each starts an interpreter), REPS runs
+ *   (default 5); -H 0 skips the Python harness.
  */
 #define _GNU_SOURCE
 #include <sys/stat.h>
@@ -27,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "pc_fs.h"
 #include "pc_host.h"
@@ -46,6 +55,14 @@ static const char sh_hook[] = "#!/bin/sh\n"
 			      "while IFS= read -r _l; do :; done\n"
 			      "printf '%s\\n' '{\"allow\":true}'\n";
 
+static const char py_manifest[] =
+	"{\"name\":\"bench\",\"version\":\"1\",\"hooks\":"
+	"{\"pre_bash\":{\"script\":\"hooks/allow.py\"}}}\n";
+
+static const char py_hook[] = "import sys\n"
+			      "sys.stdin.buffer.read()\n"
+			      "sys.stdout.write('{\"allow\":true}\\n')\n";
+
 /* One hook under test: its plugin, and what the baseline replays. */
 struct subject {
 	const char *label;
@@ -53,7 +70,8 @@ struct subject {
 	struct pc_strvec argv; /* exactly what the host spawned */
 	struct pc_strvec env;  /* the host's cleared environment (R5.3) */
 	struct pc_buf stdin_json;
-	double host_ms[MAX_REPS], base_ms[MAX_REPS];
+	long n; /* firings per run */
+	double host_ms[MAX_REPS], base_ms[MAX_REPS], py_ms[MAX_REPS];
 };
 
 static void die(const char *what)
@@ -62,19 +80,25 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void write_plugin(const char *dir, const void *hook, size_t n)
+static void write_plugin_as(const char *dir, const char *mf, const char *name,
+			    const void *hook, size_t n)
 {
 	char *hooks = pc_fs_join(dir, "hooks");
 	char *mpath = pc_fs_join(dir, "plugin.json");
-	char *hpath = pc_fs_join(hooks, "allow");
+	char *hpath = pc_fs_join(hooks, name);
 
 	if (pc_fs_mkdir_p(hooks, NULL) < 0 ||
-	    pc_fs_write(mpath, manifest, strlen(manifest), NULL) < 0 ||
+	    pc_fs_write(mpath, mf, strlen(mf), NULL) < 0 ||
 	    pc_fs_write(hpath, hook, n, NULL) < 0 || chmod(hpath, 0755) < 0)
 		die("cannot write the temporary plugin");
 	free(hooks);
 	free(mpath);
 	free(hpath);
+}
+
+static void write_plugin(const char *dir, const void *hook, size_t n)
+{
+	write_plugin_as(dir, manifest, "allow", hook, n);
 }
 
 /* The compiled hook is copied into the plugin: a symlink would resolve
@@ -231,6 +255,38 @@ static double time_baseline(struct subject *s, long n)
 	return (double)(pc_time_now_us() - t0) / 1000.0;
 }
 
+/* The Python harness: argv, env and stdin go to a file it reads; it
+ * prints the milliseconds its loop took (interpreter start excluded). */
+static double time_python(const struct subject *s, const char *harness,
+			  const char *tmp, long n)
+{
+	char *spec = pc_fs_join(tmp, "harness.json");
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "argv");
+	cJSON *e = cJSON_AddArrayToObject(o, "env");
+	char *text, cmd[4096], line[128] = "";
+	FILE *p;
+	double ms;
+
+	for (size_t i = 0; i < s->argv.nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(s->argv.v[i]));
+	for (size_t i = 0; i < s->env.nr; i++)
+		cJSON_AddItemToArray(e, cJSON_CreateString(s->env.v[i]));
+	cJSON_AddStringToObject(o, "stdin", pc_buf_cstr(&s->stdin_json));
+	text = cJSON_PrintUnformatted(o);
+	if (!text || pc_fs_write(spec, text, strlen(text), NULL) < 0)
+		die("cannot write the harness spec");
+	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' %ld", harness, spec, n);
+	fflush(NULL);
+	p = popen(cmd, "r");
+	if (!p || !fgets(line, sizeof(line), p) || pclose(p) != 0 ||
+	    sscanf(line, "%lf", &ms) != 1)
+		die("the Python harness failed");
+	cJSON_Delete(o);
+	free(text);
+	free(spec);
+	return ms;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -268,34 +324,62 @@ static void print_machine(void)
 	       u.machine);
 }
 
-static void print_row(struct subject *s, long n, int reps)
+static void print_row(struct subject *s, int reps, bool py)
 {
 	double h = median(s->host_ms, reps), b = median(s->base_ms, reps);
+	double n = (double)s->n, p = py ? median(s->py_ms, reps) : 0;
 
-	printf("%-9s %10.1f %10.1f %12.1f %12.1f %7.3f\n", s->label, h, b,
-	       h * 1000.0 / (double)n, b * 1000.0 / (double)n, h / b);
+	printf("%-9s %6ld %10.1f %10.1f %10.1f %7.3f", s->label, s->n,
+	       h * 1000.0 / n, b * 1000.0 / n, p * 1000.0 / n, h / b);
+	if (py)
+		printf(" %7.3f", p / b);
+	printf("\n");
+}
+
+/* The lines bench/report.py gathers into the one table of bench/run:
+ * "figure: NAME<TAB>MEASURED<TAB>BASELINE<TAB>RATIO<TAB>TARGET". */
+static void print_figures(struct subject *s, int reps, bool py)
+{
+	double h = median(s->host_ms, reps), b = median(s->base_ms, reps);
+	double n = (double)s->n;
+
+	printf("figure: fire %s hook, host vs bare C\t%.0f us\t%.0f us\t%.3f\t%s\n",
+	       s->label, h * 1000.0 / n, b * 1000.0 / n, h / b,
+	       strcmp(s->label, "compiled") ? "-" : "<= 1.10");
+	if (py) {
+		double p = median(s->py_ms, reps);
+
+		printf("figure: fire %s hook, Python subprocess.run vs bare C\t%.0f us\t%.0f us\t%.3f\t-\n",
+		       s->label, p * 1000.0 / n, b * 1000.0 / n, p / b);
+	}
 }
 
 static void usage(void)
 {
-	fputs("usage: bench_fire [-n N] [-r REPS]\n", stderr);
+	fputs("usage: bench_fire [-n N] [-p NPY] [-r REPS] [-H PYHARNESS|0]\n",
+	      stderr);
 	exit(2);
 }
 
-static void parse_args(int argc, char **argv, long *n, int *reps)
+static void parse_args(int argc, char **argv, long *n, long *npy, int *reps,
+		       const char **harness)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "n:r:h")) != -1) {
-		char *end;
+	while ((c = getopt(argc, argv, "n:p:r:H:h")) != -1) {
+		char *end = (char *)"";
 
 		if (c == 'n')
 			*n = strtol(optarg, &end, 10);
+		else if (c == 'p')
+			*npy = strtol(optarg, &end, 10);
 		else if (c == 'r')
 			*reps = (int)strtol(optarg, &end, 10);
+		else if (c == 'H')
+			*harness = strcmp(optarg, "0") ? optarg : NULL;
 		else
 			usage();
-		if (*end || *n < 1 || *reps < 1 || *reps > MAX_REPS)
+		if (*end || *n < 1 || *npy < 1 || *reps < 1 || *reps > MAX_REPS)
 			usage();
 	}
 	if (optind != argc)
@@ -305,36 +389,49 @@ static void parse_args(int argc, char **argv, long *n, int *reps)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };
-	struct subject subj[2] = { { .label = "compiled" }, { .label = "sh" } };
+	struct subject subj[3] = { { .label = "compiled" }, { .label = "sh" },
+				   { .label = "python" } };
 	struct pc_host h = PC_HOST_INIT;
-	long n = 1000;
+	long n = 1000, npy = 100;
 	int reps = 5;
-	char *tmp = pc_fs_mkdtemp("bench"), *dir[2];
+	const char *harness = PYHARNESS;
+	char *tmp = pc_fs_mkdtemp("bench"), *dir[3];
 
-	parse_args(argc, argv, &n, &reps);
+	parse_args(argc, argv, &n, &npy, &reps, &harness);
 	sigaction(SIGPIPE, &sa, NULL);
 	if (!tmp)
 		die("cannot create a temporary directory");
 	dir[0] = pc_fs_join(tmp, "compiled");
 	dir[1] = pc_fs_join(tmp, "sh");
+	dir[2] = pc_fs_join(tmp, "python");
 	write_compiled_plugin(dir[0]);
 	write_plugin(dir[1], sh_hook, strlen(sh_hook));
+	write_plugin_as(dir[2], py_manifest, "allow.py", py_hook,
+			strlen(py_hook));
 	pc_host_init(&h, environ, tmp, "");
 	h.timestamp = 1700000000; /* the same stdin bytes every time */
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++) {
+		subj[k].n = k == 2 ? npy : n;
 		setup(&h, &subj[k], dir[k]);
+	}
 	for (int r = 0; r < reps; r++) {
-		for (int k = 0; k < 2; k++) {
-			subj[k].host_ms[r] = time_host(&h, &subj[k], n);
-			subj[k].base_ms[r] = time_baseline(&subj[k], n);
+		for (int k = 0; k < 3; k++) {
+			subj[k].host_ms[r] = time_host(&h, &subj[k], subj[k].n);
+			subj[k].base_ms[r] = time_baseline(&subj[k], subj[k].n);
+			if (harness)
+				subj[k].py_ms[r] = time_python(&subj[k], harness,
+							       tmp, subj[k].n);
 		}
 	}
 	print_machine();
-	printf("firings: %ld per run, median of %d runs\n", n, reps);
-	printf("%-9s %10s %10s %12s %12s %7s\n", "hook", "host ms", "base ms",
-	       "host us/fire", "base us/fire", "ratio");
-	for (int k = 0; k < 2; k++) {
-		print_row(&subj[k], n, reps);
+	printf("median of %d runs; us per firing; ratios against the C baseline\n",
+	       reps);
+	printf("%-9s %6s %10s %10s %10s %7s%s\n", "hook", "fires", "host us",
+	       "base us", "python us", "host/b", harness ? " pyth/b" : "");
+	for (int k = 0; k < 3; k++)
+		print_row(&subj[k], reps, harness != NULL);
+	for (int k = 0; k < 3; k++) {
+		print_figures(&subj[k], reps, harness != NULL);
 		pc_plugin_free(subj[k].plugin);
 		pc_strvec_release(&subj[k].argv);
 		pc_strvec_release(&subj[k].env);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""bench/bench_run.py - `plugcheck run -j 2` against `-j 1` on a generated
-40-scenario suite, in the same run (docs/performance.md).
+"""bench/bench_run.py - scenario throughput: `plugcheck run -j 2` against
+`-j 1` on a generated 200-scenario suite, in the same run
+(docs/performance.md, issue 9 item 6).
 
 usage: bench/bench_run.py PLUGCHECK [-n SCENARIOS] [-r ROUNDS]
 
@@ -8,7 +9,8 @@ Generates, in a temporary directory, a POSIX-sh plugin with a pre_bash
 hook and a tool, and one scenario file with N scenarios of three steps
 each (a denied and an allowed pre_bash firing, a tool call). Runs the
 file with -j 1 and -j 2, interleaved, ROUNDS times each, and prints the
-median wall time of each and the speed-up. Nothing asserts on time.
+median wall time of each, scenarios per second, and the speed-up.
+Nothing asserts on time.
 """
 import argparse
 import os
@@ -74,8 +76,8 @@ def once(pc, path, jobs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("plugcheck")
-    ap.add_argument("-n", type=int, default=40)
-    ap.add_argument("-r", type=int, default=3)
+    ap.add_argument("-n", type=int, default=200)
+    ap.add_argument("-r", type=int, default=5)
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-run-")
     try:
@@ -85,11 +87,14 @@ def main():
             t1.append(once(a.plugcheck, path, 1))
             t2.append(once(a.plugcheck, path, 2))
         m1, m2 = statistics.median(t1), statistics.median(t2)
-        print(f"machine: nproc {os.cpu_count()}")
+        load = " ".join(open("/proc/loadavg").read().split()[:3])
+        print(f"machine: nproc {os.cpu_count()}; load average {load}")
         print(f"scenarios: {a.n} x 3 steps, median of {a.r} interleaved rounds")
-        print(f"-j 1  {m1 * 1000:9.1f} ms   ({', '.join(f'{x * 1000:.0f}' for x in t1)})")
-        print(f"-j 2  {m2 * 1000:9.1f} ms   ({', '.join(f'{x * 1000:.0f}' for x in t2)})")
+        print(f"-j 1  {m1 * 1000:9.1f} ms  {a.n / m1:7.1f} scenarios/s  ({', '.join(f'{x * 1000:.0f}' for x in t1)})")
+        print(f"-j 2  {m2 * 1000:9.1f} ms  {a.n / m2:7.1f} scenarios/s  ({', '.join(f'{x * 1000:.0f}' for x in t2)})")
         print(f"speed-up -j 2 / -j 1: {m1 / m2:.2f}x")
+        print(f"figure: run {a.n} scenarios -j 1, throughput\t{a.n / m1:.1f}/s\t-\t-\t-")
+        print(f"figure: run {a.n} scenarios, -j 2 speed-up over -j 1\t{a.n / m2:.1f}/s\t{a.n / m1:.1f}/s\t{m1 / m2:.2f}\t-")
     finally:
         shutil.rmtree(tmp)
 

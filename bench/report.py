@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""bench/report.py - run every benchmark of bench/ and print their own
+tables, then one table of all figures (issue 9). Called by bench/run after
+it built the release preset; every figure is a ratio against a baseline
+measured in the same run, with the load average before and after each
+benchmark beside it.
+
+usage: bench/report.py BUILD_DIR [--quick]
+  --quick: fewer firings and runs (a smoke run; the figures are noisy)
+"""
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
+
+
+def machine():
+    model = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem = "?"
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal"):
+                mem = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
+    u = os.uname()
+    return "nproc %d, %s, %s RAM, %s %s" % (os.cpu_count(), model, mem, u.sysname, u.release)
+
+
+def main():
+    build = sys.argv[1]
+    quick = "--quick" in sys.argv
+    pc = os.path.join(build, "plugcheck")
+    b = os.path.join(build, "bench")
+    benches = [
+        ("fire", [os.path.join(b, "bench_fire")] + (["-n", "100", "-p", "10", "-r", "3"] if quick else [])),
+        ("timeout", [os.path.join(b, "bench_timeout")] + (["-n", "20"] if quick else [])),
+        ("memory", [sys.executable, os.path.join(HERE, "bench_mem.py"), pc] + (["-r", "3"] if quick else [])),
+        ("check", [sys.executable, os.path.join(HERE, "bench_check.py"), pc] + (["--runs", "1"] if quick else [])),
+        ("run", [sys.executable, os.path.join(HERE, "bench_run.py"), pc] + (["-n", "40", "-r", "1"] if quick else [])),
+        ("turn", [os.path.join(b, "bench_turn")] + (["-n", "3", "-r", "3"] if quick else [])),
+    ]
+    rows = []
+    print("machine: %s" % machine())
+    for name, argv in benches:
+        l0, t0 = load(), time.monotonic()
+        print("\n== %s: %s" % (name, " ".join(argv)), flush=True)
+        p = subprocess.run(argv, stdout=subprocess.PIPE, text=True)
+        l1 = load()
+        for line in p.stdout.splitlines():
+            if line.startswith("figure: "):
+                rows.append(line[8:].split("\t") + ["%s-%s" % (l0, l1)])
+            else:
+                print(line)
+        print("(%.0f s, load average %s -> %s%s)" % (time.monotonic() - t0, l0, l1,
+                                                   "" if p.returncode == 0 else ", FAILED %d" % p.returncode),
+              flush=True)
+    print("\nAll figures (%s, load average = 1-minute load before-after each benchmark)" %
+          time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    w = max(len(r[0]) for r in rows) if rows else 10
+    print("%-*s %11s %11s %7s  %-20s %s" % (w, "figure", "measured", "baseline", "ratio", "target", "load"))
+    for r in rows:
+        print("%-*s %11s %11s %7s  %-20s %s" % (w, r[0], r[1], r[2], r[3], r[4], r[5]))
+
+
+if __name__ == "__main__":
+    main()
