@@ -263,8 +263,12 @@ static double time_python(const struct subject *s, const char *harness,
 	char *spec = pc_fs_join(tmp, "harness.json");
 	cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "argv");
 	cJSON *e = cJSON_AddArrayToObject(o, "env");
-	char *text, cmd[4096], line[128] = "";
-	FILE *p;
+	char *text, nbuf[32], line[128] = "";
+	char *av[] = { (char *)"python3", (char *)harness, spec, nbuf, NULL };
+	posix_spawn_file_actions_t fa;
+	int out[2], status;
+	ssize_t got = 0, k;
+	pid_t pid;
 	double ms;
 
 	for (size_t i = 0; i < s->argv.nr; i++)
@@ -275,10 +279,23 @@ static double time_python(const struct subject *s, const char *harness,
 	text = cJSON_PrintUnformatted(o);
 	if (!text || pc_fs_write(spec, text, strlen(text), NULL) < 0)
 		die("cannot write the harness spec");
-	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' %ld", harness, spec, n);
-	fflush(NULL);
-	p = popen(cmd, "r");
-	if (!p || !fgets(line, sizeof(line), p) || pclose(p) != 0 ||
+	snprintf(nbuf, sizeof(nbuf), "%ld", n);
+	if (pipe2(out, O_CLOEXEC) < 0)
+		die("pipe2 failed");
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	if (posix_spawnp(&pid, "python3", &fa, NULL, av, environ))
+		die("cannot start the Python harness");
+	posix_spawn_file_actions_destroy(&fa);
+	close(out[1]);
+	while ((k = read(out[0], line + got, sizeof(line) - 1 - (size_t)got)) > 0 ||
+	       (k < 0 && errno == EINTR))
+		got += k > 0 ? k : 0;
+	close(out[0]);
+	line[got] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) ||
 	    sscanf(line, "%lf", &ms) != 1)
 		die("the Python harness failed");
 	cJSON_Delete(o);

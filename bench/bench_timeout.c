@@ -174,7 +174,7 @@ int main(int argc, char **argv)
 	int n = 100, c;
 
 	while ((c = getopt(argc, argv, "n:")) != -1) {
-		n = c == 'n' ? atoi(optarg) : 0;
+		n = c == 'n' ? (int)strtol(optarg, NULL, 10) : 0;
 		if (n < 1 || n > 100000)
 			die("usage: bench_timeout [-n RUNS]");
 	}
