@@ -5,8 +5,11 @@ it built the release preset; every figure is a ratio against a baseline
 measured in the same run, with the load average before and after each
 benchmark beside it.
 
-usage: bench/report.py BUILD_DIR [--quick]
+usage: bench/report.py BUILD_DIR [--quick | --light]
   --quick: fewer firings and runs (a smoke run; the figures are noisy)
+  --light: bench_fire with 200 firings (20 of the Python hook) and
+           bench_turn with 3 turns, still 5 runs each; everything else as
+           by default (for a loaded machine, where a spawn takes 20 ms+)
 """
 import os
 import subprocess
@@ -40,15 +43,18 @@ def machine():
 def main():
     build = sys.argv[1]
     quick = "--quick" in sys.argv
+    light = "--light" in sys.argv
     pc = os.path.join(build, "plugcheck")
     b = os.path.join(build, "bench")
     benches = [
-        ("fire", [os.path.join(b, "bench_fire")] + (["-n", "100", "-p", "10", "-r", "3"] if quick else [])),
+        ("fire", [os.path.join(b, "bench_fire")] + (["-n", "100", "-p", "10", "-r", "3"] if quick else
+                                                   ["-n", "200", "-p", "20"] if light else [])),
         ("timeout", [os.path.join(b, "bench_timeout")] + (["-n", "20"] if quick else [])),
         ("memory", [sys.executable, os.path.join(HERE, "bench_mem.py"), pc] + (["-r", "3"] if quick else [])),
         ("check", [sys.executable, os.path.join(HERE, "bench_check.py"), pc] + (["--runs", "1"] if quick else [])),
         ("run", [sys.executable, os.path.join(HERE, "bench_run.py"), pc] + (["-n", "40", "-r", "1"] if quick else [])),
-        ("turn", [os.path.join(b, "bench_turn")] + (["-n", "3", "-r", "3"] if quick else [])),
+        ("turn", [os.path.join(b, "bench_turn")] + (["-n", "3", "-r", "3"] if quick else
+                                                   ["-n", "3"] if light else [])),
     ]
     rows = []
     print("machine: %s" % machine())
