@@ -135,3 +135,34 @@ def test_sigint_with_jobs_leaves_nothing(ctx):
 def test_sigterm_with_jobs_leaves_nothing(ctx):
     import signal
     interrupt(ctx, signal.SIGTERM, 4731)
+
+
+def test_python_is_probed_once_per_process(ctx):
+    # R5.2: the real host runs `python3 --version` once per process; check
+    # starts a host per firing, and must not probe per firing (issue 9).
+    import shutil
+    fake = os.path.join(ctx.tmp, "fakebin")
+    log = os.path.join(ctx.tmp, "probes.log")
+    os.makedirs(fake)
+    real = shutil.which("python3", path="/usr/bin:/bin")
+    with open(os.path.join(fake, "python3"), "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = --version ] && echo probe >> %s\nexec %s "$@"\n' % (log, real))
+    os.chmod(os.path.join(fake, "python3"), 0o755)
+    py = "import sys\nsys.stdin.read()\nprint('{\"allow\":true}')\n"
+    tool = "import sys\nsys.stdin.read()\nprint('{\"ok\":true,\"output\":\"x\"}')\n"
+    d = ctx.plugin("py", {"name": "py", "version": "1.0.0",
+                          "hooks": {"pre_bash": {"script": "h.py", "timeout_ms": 600000}},
+                          "tools": [{"name": "t", "description": "t", "kind": "readonly",
+                                     "script": "t.py", "timeout_ms": 600000,
+                                     "parameters": {"type": "object", "properties": {}}}]},
+                   {"h.py": py, "t.py": tool})
+    env = {"PATH": fake + ":" + os.environ["PATH"]}
+    for jobs, probes in (("1", 1), ("2", 2)):  # -j 2: one per worker unit
+        if os.path.exists(log):
+            os.remove(log)
+        code, out = ctx.json("check", d, "--repeat", "2", "-j", jobs, env=env, timeout=600)
+        eq(code, 0, json.dumps(out["findings"]))
+        fired = [c for c in out["cases"] if c["classname"].startswith(("plugcheck.hook", "plugcheck.tool"))]
+        assert len(fired) >= 4, fired
+        with open(log) as f:
+            eq(len(f.read().splitlines()), probes, "python3 --version runs with -j " + jobs)
