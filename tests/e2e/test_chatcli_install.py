@@ -12,6 +12,8 @@ from e2e import eq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "..", "fixtures", "chatcli")
+# modes below (0644 as checked out, no PC-CHAT-060) assume the usual umask
+os.umask(0o022)
 GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t",
        "-c", "init.defaultBranch=main"]
 
