@@ -9,7 +9,10 @@
 # `plugcheck check --repeat 1` / `lint` on a few, one after the other.
 # Prints one line per run; exits 1 when memcheck reports any error or a
 # definite or indirect leak (logs kept in the printed directory), 0 when
-# every run is clean.
+# every run is clean. Valgrind 3.19 does not know pidfd_open (syscall
+# 434) and warns about it ("--PID-- WARNING: unhandled ... syscall: 434");
+# pc_proc then sweeps through its /proc scan instead of the pidfd fast
+# path. Such warnings are not errors; memcheck's errors are "==PID==" lines.
 set -eu
 cd "$(dirname "$0")/../.."
 pc=${1:-build/dev/plugcheck}
@@ -28,7 +31,7 @@ run() {
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
 		--trace-children=no --log-file="$tmp/$name.vg" \
 		"$pc" "$@" >"$tmp/$name.out" 2>&1 || st=$?
-	if [ "$st" -eq 99 ] || [ -s "$tmp/$name.vg" ]; then
+	if [ "$st" -eq 99 ] || grep -q '^==' "$tmp/$name.vg"; then
 		echo "memcheck: $name: ERRORS (exit $st, see $tmp/$name.vg)"
 		bad=$((bad + 1))
 	else
