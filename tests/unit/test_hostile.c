@@ -11,7 +11,10 @@
  * timeout), exits before reading its stdin (R5.5 EPIPE ignored).
  *
  * Timing: the plugins' timeouts are 200-500 ms; every assertion is about
- * outcomes and counts, not durations.
+ * outcomes and counts, not durations. The hostile plugins' own 500 ms
+ * timeout can pass before `yes` fills 1 MiB or before a starved shell
+ * exits on a loaded machine, so those two hook cases also accept a
+ * timeout: what they check is that nothing leaks either way.
  */
 #include <sys/types.h>
 
@@ -246,9 +249,12 @@ static void proc_exit_before_stdin_leaks_nothing(void **state)
 
 /* --- the hook API on tests/hostile/ --------------------------------------- */
 
+/* OUT(o) - the bit of outcome `o` in a set of acceptable outcomes */
+#define OUT(o) (1u << (o))
+
 static void fire_hook(const struct fx *fx, const struct pc_plugin *p,
 		      enum pc_hook_point point, const cJSON *args,
-		      enum pc_outcome want)
+		      unsigned want)
 {
 	char *home = pc_fs_join(fx->tmp, "home");
 	char path[] = "PATH=/usr/bin:/bin";
@@ -268,7 +274,8 @@ static void fire_hook(const struct fx *fx, const struct pc_plugin *p,
 	assert_int_equal(
 		pc_host_run_hook(&h, p, point, "", args, NULL, &r, &x, &err),
 		0);
-	assert_int_equal(r.outcome, want);
+	if (!(want & OUT(r.outcome)))
+		fail_msg("unexpected outcome %d", (int)r.outcome);
 	assert_true(x.spawned);
 	assert_clean(fx, x.proc.pid);
 	pc_hook_result_release(&r);
@@ -279,7 +286,7 @@ static void fire_hook(const struct fx *fx, const struct pc_plugin *p,
 
 static void run_hook_case(void **state, const char *name,
 			  enum pc_hook_point point, const cJSON *args,
-			  enum pc_outcome want)
+			  unsigned want)
 {
 	struct fx *fx = *state;
 	struct pc_manifest_env env = { "/nonexistent-home", NULL };
@@ -312,7 +319,7 @@ static void hook_flood_stdout_leaks_nothing(void **state)
 	cJSON *a = bash_args();
 
 	run_hook_case(state, "flood-stdout", PC_HOOK_PRE_BASH, a,
-		      PC_OUT_OUTPUT_TOO_LARGE);
+		      OUT(PC_OUT_OUTPUT_TOO_LARGE) | OUT(PC_OUT_TIMEOUT));
 	cJSON_Delete(a);
 }
 
@@ -321,7 +328,7 @@ static void hook_child_holding_stdout_leaks_nothing(void **state)
 	cJSON *a = bash_args();
 
 	run_hook_case(state, "child-holds-stdout", PC_HOOK_PRE_BASH, a,
-		      PC_OUT_TIMEOUT);
+		      OUT(PC_OUT_TIMEOUT));
 	cJSON_Delete(a);
 }
 
@@ -330,7 +337,7 @@ static void hook_never_exits_leaks_nothing(void **state)
 	cJSON *a = bash_args();
 
 	run_hook_case(state, "never-exits", PC_HOOK_PRE_BASH, a,
-		      PC_OUT_TIMEOUT);
+		      OUT(PC_OUT_TIMEOUT));
 	cJSON_Delete(a);
 }
 
@@ -348,7 +355,7 @@ static void hook_exit_before_stdin_leaks_nothing(void **state)
 	cJSON_AddStringToObject(a, "content", content);
 	free(content);
 	run_hook_case(state, "exits-before-stdin", PC_HOOK_PRE_WRITE, a,
-		      PC_OUT_OK);
+		      OUT(PC_OUT_OK) | OUT(PC_OUT_TIMEOUT));
 	cJSON_Delete(a);
 }
 
