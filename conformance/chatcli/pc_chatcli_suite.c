@@ -648,6 +648,7 @@ int pc_chatcli_suite_run(const char *path,
 	dopt.probe_timeout_ms = def.probe_timeout_ms;
 	dopt.no_signatures = true; /* judged separately, probes still run */
 	r->path = pc_xstrdup(path);
+	r->contract = "chatcli";
 	rc = pc_fs_is_dir(path) ? pc_chatcli_discover(path, &dopt, d, err)
 				: pc_chatcli_discover_file(path, &dopt, d, err);
 	for (size_t i = 0; !rc && i < d->nr; i++)

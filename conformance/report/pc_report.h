@@ -59,6 +59,8 @@ struct pc_report {
 	struct pc_strvec suppressed_ids; /* `--ignore` / .plugcheck.yaml */
 	struct pc_case *cases;
 	size_t ncases;
+	const char *contract; /* "catalyst" (NULL means it) or "chatcli";
+				 static, not freed */
 	bool strict;	      /* warnings fail */
 	bool incomplete;      /* interrupted: what is here is all there is */
 	double duration_s;

@@ -136,7 +136,8 @@ static cJSON *build(const struct pc_report *r)
 
 	cJSON_AddStringToObject(o, "plugcheck", PC_VERSION);
 	cJSON_AddItemToObject(o, "schema_version", count(SCHEMA_VERSION));
-	cJSON_AddStringToObject(o, "contract", "catalyst");
+	cJSON_AddStringToObject(o, "contract",
+				r->contract ? r->contract : "catalyst");
 	cJSON_AddItemToObject(o, "path", text(r->path ? r->path : ""));
 	cJSON_AddItemToObject(o, "name", text(r->name));
 	cJSON_AddItemToObject(o, "version", text(r->version));

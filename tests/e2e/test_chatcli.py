@@ -163,6 +163,12 @@ def test_check_reports_naming_schema_and_stdin(ctx):
         assert want in got, (want, got)
     assert "PC-CHAT-006" not in got, got
     eq(code, 1)
+    # check's JSON names the contract it checked (it said "catalyst" here)
+    eq(out["contract"], "chatcli")
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "check.schema.json")
+    import jsonschema
+    with open(schema) as f:
+        jsonschema.validate(out, json.load(f))
 
 
 def test_check_flags_schema_main_action_and_side_effects(ctx):
