@@ -65,7 +65,7 @@ static int run_call(struct pc_host *h, const struct pc_plugin *p,
 		    struct pc_call_result *r, struct pc_exchange *x,
 		    struct pc_err *err)
 {
-	int rc = pc__host_run(h, script, timeout_ms, NULL, x, err);
+	int rc = pc__host_run(h, p, script, timeout_ms, NULL, x, err);
 	char *prefix, *msg, *out;
 	enum pc_outcome o;
 

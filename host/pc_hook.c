@@ -123,7 +123,7 @@ int pc_host_run_hook(struct pc_host *h, const struct pc_plugin *p,
 		     "plugin hook input exceeds the 1048576 byte limit");
 		return 0;
 	}
-	rc = pc__host_run(h, cfg->script, cfg->timeout_ms, NULL, x, err);
+	rc = pc__host_run(h, p, cfg->script, cfg->timeout_ms, NULL, x, err);
 	if (rc)
 		return rc;
 	judge(r, p, point, cfg, x);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pc_host_impl.h"
 #include "pc_rust.h"
@@ -20,6 +21,7 @@ void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 	h->session_path = pc_xstrdup(session_path ? session_path : "");
 	h->python = NULL;
 	h->timestamp = 0;
+	h->sandbox = NULL;
 }
 
 void pc_host_release(struct pc_host *h)
@@ -65,6 +67,7 @@ void pc_exchange_init(struct pc_exchange *x)
 	x->proc = r;
 	pc_strvec_init(&x->events);
 	pc_strvec_init(&x->log);
+	x->sandbox = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
 }
 
 void pc_exchange_release(struct pc_exchange *x)
@@ -74,6 +77,7 @@ void pc_exchange_release(struct pc_exchange *x)
 	pc_proc_result_release(&x->proc);
 	pc_strvec_release(&x->events);
 	pc_strvec_release(&x->log);
+	pc_sandbox_obs_release(&x->sandbox);
 }
 
 const char *pc_outcome_name(enum pc_outcome o)
@@ -210,7 +214,51 @@ void pc__host_argv(struct pc_host *h, const char *script,
 	pc_strvec_push(argv, script);
 }
 
-int pc__host_run(struct pc_host *h, const char *script, uint64_t timeout_ms,
+static bool has_cap(const struct pc_plugin *p, const char *cap)
+{
+	for (size_t i = 0; i < p->capabilities.nr; i++)
+		if (!strcmp(p->capabilities.v[i], cap))
+			return true;
+	return false;
+}
+
+/* sandboxed - pc_proc_run under h->sandbox with the capabilities of `p`
+ * (R3.3 effective list), then what the run tried beyond them. */
+static int sandboxed(struct pc_host *h, const struct pc_plugin *p,
+		     struct pc_proc_opts *o, struct pc_exchange *x,
+		     struct pc_err *err)
+{
+	struct pc_strvec wrap = PC_STRVEC_INIT;
+	char *cwd = getcwd(NULL, 0);
+	struct pc_sandbox_spec sp = {
+		.workspace = h->workspace,
+		.plugin_dir = p->source_path ? p->source_path : p->dir,
+		.cwd = cwd,
+		.network = has_cap(p, "access_network"),
+		.write_workspace = has_cap(p, "write_workspace"),
+	};
+	int rc;
+
+	for (size_t i = 0; i < o->env.nr; i++) {
+		if (!strncmp(o->env.v[i], "HOME=", 5))
+			sp.home = o->env.v[i] + 5;
+		else if (!strncmp(o->env.v[i], "TMPDIR=", 7))
+			sp.tmpdir = o->env.v[i] + 7;
+	}
+	pc_sandbox_wrap(h->sandbox, &sp, &wrap);
+	o->wrap = &wrap;
+	o->wrap_helper = h->sandbox->strace;
+	rc = pc_proc_run(o, &x->proc, err);
+	if (!rc && x->proc.pid > 0)
+		pc_sandbox_observe(h->sandbox, &sp, x->proc.pid, &x->proc,
+				   &x->sandbox, NULL);
+	pc_strvec_release(&wrap);
+	free(cwd);
+	return rc;
+}
+
+int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
+		 const char *script, uint64_t timeout_ms,
 		 const struct pc_strvec *extra_env, struct pc_exchange *x,
 		 struct pc_err *err)
 {
@@ -230,7 +278,8 @@ int pc__host_run(struct pc_host *h, const char *script, uint64_t timeout_ms,
 	o.stderr_max = PC_MAX_IO_BYTES;
 	o.flags = PC_PROC_STDIN_FIRST;
 	x->spawned = true;
-	rc = pc_proc_run(&o, &x->proc, err);
+	rc = h->sandbox ? sandboxed(h, p, &o, x, err)
+			: pc_proc_run(&o, &x->proc, err);
 	pc_proc_opts_release(&o);
 	return rc;
 }

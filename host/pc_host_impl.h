@@ -17,8 +17,10 @@ uint64_t pc__host_now(const struct pc_host *h);
 void pc__host_argv(struct pc_host *h, const char *script,
 		   struct pc_strvec *argv);
 /* plugin_run: spawn, stdin phase, wait (R5.1-R5.9); x->stdin_json must
- * hold the context. */
-int pc__host_run(struct pc_host *h, const char *script, uint64_t timeout_ms,
+ * hold the context. Under h->sandbox the script runs with the
+ * capabilities of `p` and x->sandbox gets what it tried beyond them. */
+int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
+		 const char *script, uint64_t timeout_ms,
 		 const struct pc_strvec *extra_env, struct pc_exchange *x,
 		 struct pc_err *err);
 /* Classify x->proc; for spawn/overflow errors append the `<e>` text

@@ -300,7 +300,7 @@ int pc_host_run_oauth(struct pc_host *h, const struct pc_plugin *p,
 		pc__host_argv(h, script, &x->argv);
 		r->outcome = PC_OUT_INPUT_TOO_LARGE;
 		r->message = pc_xstrdup("oauth script input exceeds the 1048576 byte limit");
-	} else if (!(rc = pc__host_run(h, script, timeout, &env, x, err))) {
+	} else if (!(rc = pc__host_run(h, p, script, timeout, &env, x, err))) {
 		judge(r, action, p, is_headless, timeout, script, x);
 	}
 	if (!rc && !strcmp(action, "login") && r->message) {

@@ -75,6 +75,9 @@ struct run {
 	/* the direct child was reaped before the sweep: its group is then
 	 * signalled through the pidfd only */
 	bool reaped;
+	/* wrapped runs: the wrapper's children killed with it at the
+	 * verdict (the plugin proper); not leftovers */
+	struct pidvec inner;
 };
 
 static const char *const outcome_names[] = {
@@ -591,6 +594,90 @@ static int spawn_search(struct run *run, struct spawn_ctx *sc)
 	return eacces ? EACCES : rc;
 }
 
+/* --- wrapped runs -------------------------------------------------------- */
+
+/* check_exec - what exec of `path` would answer, without running it: 0,
+ * or ENOENT/ENOTDIR/EACCES/ENOEXEC. `relaxed`: a file with no "#!" or ELF
+ * header is fine (execvp runs it with /bin/sh). */
+static int check_exec(const char *path, const char *cwd, bool relaxed)
+{
+	char *full = NULL, head[4];
+	struct stat st;
+	int fd, rc = 0;
+	ssize_t n;
+
+	if (path[0] != '/' && cwd)
+		path = full = pc_xasprintf("%s/%s", cwd, path);
+	if (stat(path, &st) < 0)
+		rc = errno;
+	else if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+		rc = EACCES;
+	else if (!relaxed) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, head, sizeof(head));
+		if (fd >= 0)
+			close(fd);
+		if (n >= 0 && (n < 2 || memcmp(head, "#!", 2)) &&
+		    (n < 4 || memcmp(head, "\177ELF", 4)))
+			rc = ENOEXEC;
+	}
+	free(full);
+	return rc;
+}
+
+/* precheck - the lookup of "Wrapped runs" in pc_proc.h: 0, or the errno
+ * the spawn of argv[0] would fail with. */
+static int precheck(const struct run *run)
+{
+	const char *file = run->o->argv.v[0], *p, *end;
+	bool eacces = false;
+	int rc = ENOENT;
+
+	if (strchr(file, '/'))
+		return check_exec(file, run->o->cwd, false);
+	if (!*file)
+		return ENOENT;
+	if (strlen(file) > NAME_MAX)
+		return ENAMETOOLONG;
+	for (p = child_path(&run->o->env);; p = end + 1) {
+		char *cand;
+
+		end = strchrnul(p, ':');
+		cand = end == p ? pc_xstrdup(file)
+				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
+					       file);
+		rc = check_exec(cand, run->o->cwd, true);
+		free(cand);
+		if (rc == 0)
+			return 0;
+		if (rc == EACCES)
+			eacces = true;
+		if (!*end)
+			break;
+	}
+	return eacces ? EACCES : ENOENT;
+}
+
+/* spawn_wrapped - spawn `wrap` + argv once precheck() found argv[0]. */
+static int spawn_wrapped(struct run *run, struct spawn_ctx *sc)
+{
+	const struct pc_strvec *w = run->o->wrap;
+	const struct pc_strvec *a = &run->o->argv;
+	char **argv;
+	int rc = precheck(run);
+
+	if (rc)
+		return rc;
+	argv = pc_xcalloc(w->nr + a->nr + 1, sizeof(*argv));
+	for (size_t i = 0; i < w->nr; i++)
+		argv[i] = w->v[i];
+	for (size_t i = 0; i < a->nr; i++)
+		argv[w->nr + i] = a->v[i];
+	rc = spawn_at(run, sc, w->v[0], argv);
+	free(argv);
+	return rc;
+}
+
 /* spawn - start the child; 0, or PC_EIO when the spawn attributes cannot
  * even be built. A failed exec is a fact (PC_PROC_SPAWN_ERROR), not an
  * error. Always closes the child's ends of the pipes. */
@@ -609,7 +696,9 @@ static int spawn(struct run *run, int child[3], struct pc_err *err)
 	run->t_spawn = pc_time_now_ms();
 	if (run->fd_in < 0)
 		run->t_in_closed = run->t_spawn; /* /dev/null: nothing to do */
-	if (strchr(run->o->argv.v[0], '/'))
+	if (run->o->wrap)
+		rc = spawn_wrapped(run, &sc);
+	else if (strchr(run->o->argv.v[0], '/'))
 		rc = spawn_at(run, &sc, run->o->argv.v[0], run->o->argv.v);
 	else
 		rc = spawn_search(run, &sc);
@@ -868,6 +957,28 @@ static int wait_phase(struct run *run, struct pc_err *err)
 
 /* --- the sweep ---------------------------------------------------------- */
 
+/* is_helper - `pid` runs the wrapper's helper executable (the tracer). */
+static bool is_helper(const struct run *run, pid_t pid)
+{
+	char path[64], exe[PATH_MAX];
+	ssize_t n;
+
+	if (!run->o->wrap_helper)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	return !strcmp(exe, run->o->wrap_helper);
+}
+
+/* is_wrapper_part - a process of the wrapper, not one the plugin left. */
+static bool is_wrapper_part(const struct run *run, pid_t pid)
+{
+	return pidvec_has(&run->inner, pid) || is_helper(run, pid);
+}
+
 /* kill_marked - SIGKILL every marked process (a zombie just ignores it);
  * count the ones alive at their first sighting as leftovers. Returns how
  * many are alive. */
@@ -888,7 +999,7 @@ static size_t kill_marked(struct run *run, struct proc_tab *t,
 		if (is_direct(run, e->pid) || pidvec_has(seen, e->pid))
 			continue;
 		pidvec_push(seen, e->pid);
-		if (!e->exiting)
+		if (!e->exiting && !is_wrapper_part(run, e->pid))
 			run->r->leftover_processes++;
 	}
 	return live;
@@ -1046,6 +1157,17 @@ static void finish(struct run *run)
 {
 	int64_t now = pc_time_now_ms();
 
+	if (!run->exited && run->o->wrap) {
+		/* the plugin proper is the wrapper's child: the host would
+		 * kill it, so it is no leftover */
+		char path[96];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+			 (int)run->pid, (int)run->pid);
+		read_pids(path, &run->inner);
+		for (size_t i = 0; i < run->inner.nr; i++)
+			kill(run->inner.v[i], SIGKILL);
+	}
 	if (!run->exited)
 		kill(run->pid, SIGKILL); /* the host's kill_on_drop */
 	run->r->wall_ms = now - run->t_spawn;
@@ -1074,6 +1196,9 @@ int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 	if (!o->argv.nr)
 		return pc_err_set(err, PC_EINVAL,
 				  "cannot run a plugin with an empty argv");
+	if (o->wrap && (!o->wrap->nr || o->wrap->v[0][0] != '/'))
+		return pc_err_set(err, PC_EINVAL,
+				  "a wrapper needs an absolute program path");
 	become_subreaper();
 	snapshot_children(&run);
 	rc = open_stdio(&run, child, err);
@@ -1092,5 +1217,6 @@ int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 	close_fd(&run.fd_out);
 	close_fd(&run.fd_err);
 	free(run.before.v);
+	free(run.inner.v);
 	return rc;
 }

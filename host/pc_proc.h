@@ -128,6 +128,25 @@
  *     a failed write raised.
  *   - The call may block past the bound above only while a SIGKILLed
  *     process sits in an uninterruptible sleep (the sweep waits for it).
+ *
+ * Wrapped runs (`wrap`, used by plugcheck --sandbox, pc_sandbox.h): the
+ * direct child is `wrap` followed by `argv` - a wrapper (bubblewrap) that
+ * runs the plugin as its one child and exits with the plugin's status. The
+ * differences from a plain run:
+ *   - argv[0] is looked up first, as the spawn would (a path: ENOENT,
+ *     ENOTDIR, EACCES when it is not an executable regular file, ENOEXEC
+ *     when it starts with neither "#!" nor an ELF header; a bare name: the
+ *     PATH walk above, checking with access(X_OK)); a failure is the same
+ *     PC_PROC_SPAWN_ERROR a plain run reports, and nothing is spawned.
+ *     A relative path is taken from `cwd` (or plugcheck's directory).
+ *   - When the verdict kills the direct child (timeout, cap), its own
+ *     children (the plugin proper) get SIGKILL too, as the host kills its
+ *     direct child (R5.9); they are not counted as leftovers.
+ *   - Processes whose executable is `wrap_helper` (the wrapper's tracer)
+ *     are swept like the others but never counted as leftovers.
+ * The wrapper, not pc_proc, decides what the plugin sees; exit statuses
+ * are the wrapper's (bubblewrap reports a death by signal N as exit
+ * 128 + N; pc_sandbox_observe() restores the real one).
  */
 #ifndef PC_PROC_H
 #define PC_PROC_H
@@ -170,6 +189,11 @@ struct pc_proc_opts {
 				    the deadline stops after this many ms */
 	pc_proc_output_fn on_output; /* NULL, or sees every chunk read */
 	void *output_ctx;	 /* borrowed; passed to on_output */
+	const struct pc_strvec *wrap; /* borrowed; NULL, or the argv prefix
+				    of a wrapper (wrap->v[0] an absolute
+				    path) that runs argv: "Wrapped runs" */
+	const char *wrap_helper; /* borrowed; NULL, or the canonical path of
+				    the wrapper's helper executable */
 };
 
 #define PC_PROC_OPTS_INIT                                                      \
@@ -177,7 +201,8 @@ struct pc_proc_opts {
 	  .stdin_data = NULL, .stdin_len = 0, .timeout_ms = 30000,             \
 	  .stdin_timeout_ms = 30000, .stdout_max = 1048576,                    \
 	  .stderr_max = 1048576, .flags = 0, .drain_max_ms = 0,               \
-	  .on_output = NULL, .output_ctx = NULL }
+	  .on_output = NULL, .output_ctx = NULL, .wrap = NULL,                 \
+	  .wrap_helper = NULL }
 
 enum pc_proc_outcome {
 	PC_PROC_EXITED = 0,	  /* exited or was killed by a signal on its own,

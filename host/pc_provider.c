@@ -130,7 +130,7 @@ int pc_host_run_memory(struct pc_host *h, const struct pc_plugin *p,
 			 pc_xstrdup("memory provider input exceeds the 1048576 byte limit"));
 		return 0;
 	}
-	rc = pc__host_run(h, p->memory->script, p->memory->timeout_ms, NULL, x,
+	rc = pc__host_run(h, p, p->memory->script, p->memory->timeout_ms, NULL, x,
 			  err);
 	if (!rc)
 		mem_judge(r, p, x);

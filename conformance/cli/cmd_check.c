@@ -35,11 +35,14 @@ static const char usage[] =
 	"  --repeat N      latency firings per hook (default 5)\n"
 	"  -j, --jobs N    fire entry points in N worker processes (default 1;\n"
 	"                  the report is the same, in the same order)\n"
+	"  --sandbox       run every plugin process under bubblewrap with only\n"
+	"                  its declared capabilities; report what it tries\n"
+	"                  beyond them (PC-SBX-*; needs bwrap and strace)\n"
 	"  -h, --help      show this help\n\n"
 	"PATH/.plugcheck.yaml may hold `ignore: [IDS]` and `strict: true`.\n"
 	"`plugcheck rules` lists every check id.\n\n"
-	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage,\n"
-	"3 the plugin could not be loaded at all.\n";
+	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage\n"
+	"(or --sandbox cannot work here), 3 the plugin could not be loaded at all.\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -81,6 +84,7 @@ struct check_opts {
 	unsigned jobs;
 	struct pc_strvec ignore;
 	const char *path;
+	bool sandbox;
 };
 
 static int parse(int argc, char **argv, struct check_opts *c)
@@ -92,6 +96,7 @@ static int parse(int argc, char **argv, struct check_opts *c)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "sandbox", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,6 +115,8 @@ static int parse(int argc, char **argv, struct check_opts *c)
 			c->output = pc_cli_output_path(optarg);
 		} else if (ch == 's') {
 			c->strict = true;
+		} else if (ch == 'S') {
+			c->sandbox = true;
 		} else if (ch == 'i' && pc_rule_find(optarg)) {
 			pc_strvec_push(&c->ignore, optarg);
 		} else if (ch == 'r') {
@@ -184,6 +191,7 @@ static int run_catalyst(int argc, char **argv)
 	struct pc_suite_opts so = { 0 };
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_err err = PC_ERR_INIT;
+	struct pc_sandbox sb = PC_SANDBOX_INIT;
 	cJSON *scn = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int rc = parse(argc, argv, &c);
@@ -204,9 +212,16 @@ static int run_catalyst(int argc, char **argv)
 		}
 		fclose(f);
 	}
+	if (c.sandbox && pc_sandbox_open(&sb, environ, &err)) {
+		/* never fall back to running the plugin unsandboxed */
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		pc_strvec_release(&c.ignore);
+		return PC_EXIT_USAGE;
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	so.sandbox = c.sandbox ? &sb : NULL;
 	so.path = c.path;
 	so.envp = environ;
 	so.menv = &env;
@@ -225,6 +240,7 @@ static int run_catalyst(int argc, char **argv)
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		pc_report_release(&r);
 		pc_strvec_release(&c.ignore);
+		pc_sandbox_release(&sb);
 		return PC_EXIT_USAGE;
 	}
 	if (so.progress)
@@ -248,6 +264,7 @@ static int run_catalyst(int argc, char **argv)
 	cJSON_Delete(scn);
 	pc_report_release(&r);
 	pc_strvec_release(&c.ignore);
+	pc_sandbox_release(&sb);
 	return rc;
 }
 

@@ -63,6 +63,45 @@ void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
 void pc__suite_host(struct pc__suite *s, struct pc_host *h)
 {
 	pc_host_init(h, s->env.v, s->ws, s->session);
+	h->sandbox = s->o->sandbox;
+}
+
+static char *joined(const struct pc_strvec *v)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	for (size_t i = 0; i < v->nr; i++)
+		pc_buf_addf(&b, "%s%s", i ? ", " : "", v->v[i]);
+	return pc_buf_detach(&b, NULL);
+}
+
+void pc__suite_sandbox(struct pc__suite *s, const char *where,
+		       const struct pc_exchange *x)
+{
+	const struct pc_sandbox_obs *o = &x->sandbox;
+	char *list;
+
+	if (o->net.nr) {
+		list = joined(&o->net);
+		pc__suite_find(s, "PC-SBX-001", where,
+			       "connected to %s, but the capabilities do not include access_network (the sandbox refused it)",
+			       list);
+		free(list);
+	}
+	if (o->ws_writes.nr) {
+		list = joined(&o->ws_writes);
+		pc__suite_find(s, "PC-SBX-002", where,
+			       "wrote %s, but the capabilities do not include write_workspace (the sandbox refused it)",
+			       list);
+		free(list);
+	}
+	if (o->out_writes.nr) {
+		list = joined(&o->out_writes);
+		pc__suite_find(s, "PC-SBX-003", where,
+			       "wrote %s, outside the workspace, HOME and TMPDIR (the sandbox refused it)",
+			       list);
+		free(list);
+	}
 }
 
 cJSON *pc__suite_answer(const struct pc_exchange *x)

@@ -29,6 +29,7 @@
 #include "pc_err.h"
 #include "pc_manifest.h"
 #include "pc_report.h"
+#include "pc_sandbox.h"
 #include "pc_strvec.h"
 
 #define PC_SUITE_OAUTH_CAP_MS 15000u
@@ -57,6 +58,10 @@ struct pc_suite_opts {
 	 * suite stops after the current firing and marks the report
 	 * incomplete. May be NULL. */
 	volatile sig_atomic_t *stop;
+	/* sandbox - NULL, or every plugin script runs under it with the
+	 * plugin's capabilities, and what a script tries beyond them is
+	 * reported (PC-SBX-*; plugcheck check --sandbox). Borrowed. */
+	const struct pc_sandbox *sandbox;
 };
 
 /* pc_suite_run - run the suite on o->path into `r` (PC_REPORT_INIT; the

@@ -154,6 +154,7 @@ static void judge_leftovers(struct pc__suite *s, const char *where,
 		pc__suite_find(s, "PC-PROC-001", where,
 			       "%d process(es) still running after the answer",
 			       x->proc.leftover_processes);
+	pc__suite_sandbox(s, where, x);
 }
 
 struct hook_input {

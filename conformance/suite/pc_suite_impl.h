@@ -43,6 +43,10 @@ void pc__suite_skip(struct pc__suite *s, const char *classname,
 		    const char *name, const char *why);
 /* Record a case covering every finding of rule `id` (static checks). */
 void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule);
+/* PC-SBX-*: what the script of `x` tried beyond its capabilities under
+ * --sandbox (nothing without it). */
+void pc__suite_sandbox(struct pc__suite *s, const char *where,
+		       const struct pc_exchange *x);
 /* The value of NAME in the run's environment, or NULL. */
 const char *pc__suite_getenv(const struct pc__suite *s, const char *name);
 /* Lossy-decoded, trimmed stdout of `x` parsed as JSON, or NULL. */

@@ -58,6 +58,7 @@ static void mem_fire(struct pc__suite *s, const char *action,
 		pc__suite_find(s, "PC-PROC-001", "memory_provider",
 			       "%d process(es) still running after '%s'",
 			       x.proc.leftover_processes, action);
+	pc__suite_sandbox(s, "memory_provider", &x);
 	verdict = pc_xasprintf("%s (%s): output \"%s\", injection \"%s\", id \"%s\"",
 			       r->ok ? "ok" : "failed", pc_outcome_name(r->outcome),
 			       r->output, r->injection, r->id);
@@ -174,6 +175,7 @@ static void oauth_fire(struct pc__suite *s, const char *action,
 			pc__suite_find(s, "PC-PROC-001", where,
 				       "%d process(es) still running after the answer",
 				       x.proc.leftover_processes);
+		pc__suite_sandbox(s, where, &x);
 	}
 	verdict = pc_xasprintf("%s (%s)%s%s", r.ok ? "ok" : "failed",
 			       pc_outcome_name(r.outcome), *r.message ? ": " : "",

@@ -1,0 +1,671 @@
+/* pc_sandbox.c - bubblewrap + strace around plugin runs. See pc_sandbox.h
+ * and docs/sandbox.md for why strace -D and not a seccomp supervisor. */
+#define _GNU_SOURCE
+#include "pc_sandbox.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc_fs.h"
+#include "pc_xalloc.h"
+
+#define LOG_MAX	  (16u << 20) /* trace bytes read per run */
+#define PROBE_MS  20000	      /* the trial sandbox */
+#define MAX_PENDING 64	      /* "<unfinished ...>" lines kept at once */
+
+/* The traced calls. '?' lets strace skip names this architecture lacks. */
+static const char trace_set[] =
+	"trace=execve,connect,sendto,sendmsg,sendmmsg,"
+	"?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,"
+	"?unlink,unlinkat,?rmdir,?rename,renameat,?renameat2,?link,linkat,"
+	"?symlink,symlinkat,truncate,?chmod,fchmodat,?chown,?lchown,fchownat,"
+	"utimensat,setxattr,lsetxattr,removexattr,lremovexattr";
+
+/* Calls whose interesting path is the last one (the new name). */
+static const char *const two_path[] = { "rename",  "renameat", "renameat2",
+					"link",	   "linkat",   "symlink",
+					"symlinkat" };
+
+static const char *const write_calls[] = {
+	"open",	     "openat",	  "openat2",   "creat",	    "mkdir",
+	"mkdirat",   "mknod",	  "mknodat",   "unlink",    "unlinkat",
+	"rmdir",     "rename",	  "renameat",  "renameat2", "link",
+	"linkat",    "symlink",	  "symlinkat", "truncate",  "chmod",
+	"fchmodat",  "chown",	  "lchown",    "fchownat",  "utimensat",
+	"setxattr",  "lsetxattr", "removexattr", "lremovexattr",
+};
+
+static const struct {
+	const char *name;
+	int num;
+} signals[] = {
+	{ "SIGHUP", SIGHUP },	{ "SIGINT", SIGINT },	{ "SIGQUIT", SIGQUIT },
+	{ "SIGILL", SIGILL },	{ "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
+	{ "SIGBUS", SIGBUS },	{ "SIGFPE", SIGFPE },	{ "SIGKILL", SIGKILL },
+	{ "SIGUSR1", SIGUSR1 }, { "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
+	{ "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM }, { "SIGTERM", SIGTERM },
+	{ "SIGXCPU", SIGXCPU }, { "SIGXFSZ", SIGXFSZ }, { "SIGSYS", SIGSYS },
+};
+
+/* --- finding the tools ---------------------------------------------------- */
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, n) && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
+}
+
+/* find_tool - the canonical path of `override` when set, else of `name`
+ * on `path`; NULL when there is none that is executable. */
+static char *find_tool(const char *override, const char *name,
+		       const char *path)
+{
+	const char *p, *end;
+
+	if (override && *override)
+		return access(override, X_OK) == 0 ? pc_fs_realpath(override)
+						   : NULL;
+	for (p = path ? path : "/usr/bin:/bin";; p = end + 1) {
+		char *cand;
+
+		end = strchrnul(p, ':');
+		if (end > p) {
+			cand = pc_xasprintf("%.*s/%s", (int)(end - p), p, name);
+			if (pc_fs_is_file(cand) && access(cand, X_OK) == 0) {
+				char *real = pc_fs_realpath(cand);
+
+				free(cand);
+				return real;
+			}
+			free(cand);
+		}
+		if (!*end)
+			return NULL;
+	}
+}
+
+/* probe - a traced trial sandbox like the real ones must exit 0. */
+static int probe(struct pc_sandbox *sb, struct pc_err *err)
+{
+	struct pc_sandbox_spec sp = { .workspace = sb->dir,
+				      .plugin_dir = sb->dir,
+				      .cwd = "/" };
+	struct pc_proc_opts o = PC_PROC_OPTS_INIT;
+	struct pc_proc_result r = PC_PROC_RESULT_INIT(65536, 65536);
+	struct pc_strvec wrap = PC_STRVEC_INIT;
+	const char *why;
+	int rc = 0;
+
+	pc_sandbox_wrap(sb, &sp, &wrap);
+	for (size_t i = 0; i < wrap.nr; i++)
+		pc_strvec_push(&o.argv, wrap.v[i]);
+	pc_strvec_push(&o.argv, "/bin/sh");
+	pc_strvec_push(&o.argv, "-c");
+	pc_strvec_push(&o.argv, "exit 0");
+	pc_strvec_push(&o.env, "PATH=/usr/bin:/bin");
+	o.timeout_ms = PROBE_MS;
+	o.flags = PC_PROC_STDIN_DEVNULL;
+	if (pc_proc_run(&o, &r, NULL) == 0 && r.outcome == PC_PROC_EXITED &&
+	    r.has_status && !r.term_signal && r.exit_code == 0)
+		goto out;
+	pc_buf_addch(&r.err, '\0');
+	why = r.err.len > 1 ? r.err.data : pc_proc_outcome_name(r.outcome);
+	rc = pc_err_set(err, PC_ESPAWN,
+			"--sandbox: bubblewrap cannot build a sandbox on this machine (%s %s): %.300s; fix: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0), or run plugcheck as root or in a container started with --privileged or a seccomp profile that allows unshare, mount and ptrace",
+			sb->bwrap, sb->strace, why);
+out:
+	pc_strvec_release(&wrap);
+	pc_proc_result_release(&r);
+	pc_proc_opts_release(&o);
+	return rc;
+}
+
+int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
+		    struct pc_err *err)
+{
+	const char *path = env_get(envp, "PATH");
+	const char *ob = env_get(envp, "PLUGCHECK_BWRAP");
+	const char *os = env_get(envp, "PLUGCHECK_STRACE");
+
+	sb->bwrap = find_tool(ob, "bwrap", path);
+	if (!sb->bwrap)
+		return pc_err_set(err, PC_ENOENT,
+				  ob && *ob ? "--sandbox: PLUGCHECK_BWRAP='%s' is not an executable file; fix: point it at bubblewrap's bwrap, or unset it and install bubblewrap (Debian: apt-get install bubblewrap)"
+					    : "--sandbox: bubblewrap (bwrap) is not on PATH%s; fix: install it (Debian: apt-get install bubblewrap) or set PLUGCHECK_BWRAP to its path",
+				  ob && *ob ? ob : "");
+	sb->strace = find_tool(os, "strace", path);
+	if (!sb->strace) {
+		pc_sandbox_release(sb);
+		return pc_err_set(err, PC_ENOENT,
+				  os && *os ? "--sandbox: PLUGCHECK_STRACE='%s' is not an executable file; fix: point it at strace, or unset it and install strace (Debian: apt-get install strace)"
+					    : "--sandbox: strace is not on PATH%s (the sandbox uses it to see what a plugin tries); fix: install it (Debian: apt-get install strace) or set PLUGCHECK_STRACE to its path",
+				  os && *os ? os : "");
+	}
+	sb->dir = pc_fs_mkdtemp("sandbox");
+	if (!sb->dir) {
+		pc_sandbox_release(sb);
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"--sandbox: cannot create a temporary directory");
+	}
+	sb->log = pc_fs_join(sb->dir, "trace");
+	sb->tmp = pc_fs_join(sb->dir, "tmp");
+	if (pc_fs_mkdir_p(sb->tmp, NULL)) {
+		pc_sandbox_release(sb);
+		return pc_err_set_errno(err, PC_EIO, errno,
+					"--sandbox: cannot create a temporary directory");
+	}
+	if (probe(sb, err)) {
+		pc_sandbox_release(sb);
+		return PC_ESPAWN;
+	}
+	return 0;
+}
+
+void pc_sandbox_release(struct pc_sandbox *sb)
+{
+	if (sb->dir)
+		pc_fs_rm_rf(sb->dir);
+	free(sb->bwrap);
+	free(sb->strace);
+	free(sb->dir);
+	free(sb->log);
+	free(sb->tmp);
+	*sb = (struct pc_sandbox)PC_SANDBOX_INIT;
+}
+
+/* fold - "." and ".." of absolute `path` folded lexically, in place. */
+static void fold(char *path)
+{
+	char *out = path, *p = path;
+
+	while (*p) {
+		char *seg;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		seg = p;
+		while (*p && *p != '/')
+			p++;
+		n = (size_t)(p - seg);
+		if (!n || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+			continue;
+		}
+		*out++ = '/';
+		memmove(out, seg, n);
+		out += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* --- the command line ----------------------------------------------------- */
+
+struct bind {
+	const char *opt; /* "--bind" or "--ro-bind" */
+	char *src;	 /* canonical */
+	char *path;	 /* where the plugin sees it */
+};
+
+static int cmp_bind(const void *a, const void *b)
+{
+	const struct bind *x = a, *y = b;
+	size_t lx = strlen(x->path), ly = strlen(y->path);
+
+	/* parents first, so a nested bind wins inside its parent */
+	return (lx > ly) - (lx < ly);
+}
+
+/* add_bind - `src` (NULL: `path` itself) on `path`, both directories.
+ * A `path` that does not exist is fine only under /tmp (the tmpfs, where
+ * bubblewrap can make it). Never "/". */
+static void add_bind(struct bind *v, size_t *n, const char *opt,
+		     const char *src, const char *path)
+{
+	char *real, *rsrc;
+
+	if (!path || path[0] != '/')
+		return;
+	real = pc_fs_realpath(path);
+	if (!real && !strncmp(path, "/tmp/", 5)) {
+		real = pc_xstrdup(path);
+		fold(real);
+	}
+	rsrc = src ? pc_fs_realpath(src) : real ? pc_xstrdup(real) : NULL;
+	if (!real || !rsrc || !pc_fs_is_dir(rsrc) || !strcmp(real, "/") ||
+	    !strcmp(rsrc, "/")) {
+		free(real);
+		free(rsrc);
+		return;
+	}
+	v[*n].opt = opt;
+	v[*n].src = rsrc;
+	v[(*n)++].path = real;
+}
+
+void pc_sandbox_wrap(const struct pc_sandbox *sb,
+		     const struct pc_sandbox_spec *sp, struct pc_strvec *wrap)
+{
+	struct bind b[8];
+	size_t nb = 0;
+	int fd;
+
+	fd = open(sb->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	pc_strvec_push(wrap, sb->strace);
+	/* -D: the tracer is no ancestor of the plugin; -y: paths of fds;
+	 * -q: no attach messages on the plugin's stderr */
+	pc_strvec_push(wrap, "-D");
+	pc_strvec_push(wrap, "-f");
+	pc_strvec_push(wrap, "-q");
+	pc_strvec_push(wrap, "-y");
+	pc_strvec_push(wrap, "--seccomp-bpf");
+	pc_strvec_push(wrap, "-s");
+	pc_strvec_push(wrap, "4096");
+	pc_strvec_push(wrap, "-e");
+	pc_strvec_push(wrap, "signal=none");
+	pc_strvec_push(wrap, "-e");
+	pc_strvec_push(wrap, trace_set);
+	pc_strvec_push(wrap, "-o");
+	pc_strvec_push(wrap, sb->log);
+	pc_strvec_push(wrap, sb->bwrap);
+	pc_strvec_push(wrap, "--die-with-parent");
+	pc_strvec_push(wrap, "--unshare-ipc");
+	if (!sp->network)
+		pc_strvec_push(wrap, "--unshare-net");
+	/* /proc, /sys and the rest come read-only with the root */
+	pc_strvec_push(wrap, "--ro-bind");
+	pc_strvec_push(wrap, "/");
+	pc_strvec_push(wrap, "/");
+	pc_strvec_push(wrap, "--dev");
+	pc_strvec_push(wrap, "/dev");
+	pc_strvec_push(wrap, "--tmpfs");
+	pc_strvec_push(wrap, "/tmp");
+	if (sp->home && !strncmp(sp->home, "/tmp/", 5)) {
+		/* HOME's parent would be a directory bubblewrap makes in the
+		 * private /tmp, silently taking writes next to HOME: show the
+		 * real one, read-only */
+		char *parent = pc_xstrdup(sp->home), *slash;
+
+		fold(parent);
+		slash = strrchr(parent, '/');
+		*slash = '\0';
+		if (strcmp(parent, "/tmp"))
+			add_bind(b, &nb, "--ro-bind", NULL, parent);
+		free(parent);
+	}
+	add_bind(b, &nb, "--bind", NULL, sp->home);
+	/* TMPDIR: the same path, but the sandbox's own private directory */
+	add_bind(b, &nb, "--bind", sb->tmp, sp->tmpdir);
+	add_bind(b, &nb, sp->write_workspace ? "--bind" : "--ro-bind", NULL,
+		 sp->workspace);
+	add_bind(b, &nb, "--ro-bind", NULL, sp->plugin_dir);
+	if (sp->cwd && !strncmp(sp->cwd, "/tmp/", 5))
+		add_bind(b, &nb, "--ro-bind", NULL, sp->cwd); /* under the tmpfs */
+	qsort(b, nb, sizeof(*b), cmp_bind);
+	for (size_t i = 0; i < nb; i++) {
+		pc_strvec_push(wrap, b[i].opt);
+		pc_strvec_push(wrap, b[i].src);
+		pc_strvec_push(wrap, b[i].path);
+		free(b[i].src);
+		free(b[i].path);
+	}
+	if (sp->cwd) {
+		pc_strvec_push(wrap, "--chdir");
+		pc_strvec_push(wrap, sp->cwd);
+	}
+	pc_strvec_push(wrap, "--");
+}
+
+/* --- the trace ------------------------------------------------------------ */
+
+void pc_sandbox_obs_release(struct pc_sandbox_obs *obs)
+{
+	pc_strvec_release(&obs->net);
+	pc_strvec_release(&obs->ws_writes);
+	pc_strvec_release(&obs->out_writes);
+	*obs = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
+}
+
+static void add_obs(struct pc_strvec *v, char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s)) {
+			free(s);
+			return;
+		}
+	if (v->nr < PC_SANDBOX_MAX_OBS)
+		pc_strvec_push_nodup(v, s);
+	else
+		free(s);
+}
+
+/* quoted - the C string strace printed at `p` (just after '"'), with \"
+ * and \\ undone; *end is set past the closing quote. NULL if unclosed. */
+static char *quoted(const char *p, const char **end)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		pc_buf_addch(&b, *p);
+	}
+	if (*p != '"') {
+		pc_buf_release(&b);
+		return NULL;
+	}
+	*end = p + 1;
+	return pc_buf_detach(&b, NULL);
+}
+
+/* dir_of - the directory an fd argument names: "AT_FDCWD</d>" or
+ * "3</d>" (strace -y); `fallback` when strace could not tell. */
+static char *dir_of(const char *arg, const char *fallback)
+{
+	const char *lt = strchr(arg, '<'), *gt;
+
+	if (lt && lt[1] == '/' && (gt = strchr(lt, '>')) &&
+	    (size_t)(gt - lt) < (size_t)PATH_MAX)
+		return pc_xasprintf("%.*s", (int)(gt - lt - 1), lt + 1);
+	return pc_xstrdup(fallback ? fallback : "/");
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (!n)
+		return false;
+	if (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+static bool is_one_of(const char *name, size_t n, const char *const *set,
+		      size_t nset)
+{
+	for (size_t i = 0; i < nset; i++)
+		if (strlen(set[i]) == n && !memcmp(set[i], name, n))
+			return true;
+	return false;
+}
+
+/* prev_arg - the start of the argument before the one at `q` (a '"'),
+ * or NULL when `q` is the first. */
+static const char *prev_arg(const char *args, const char *q)
+{
+	const char *c = q;
+
+	if (c - args < 2 || c[-2] != ',' || c[-1] != ' ')
+		return NULL;
+	c -= 2;
+	while (c > args && c[-1] != ',')
+		c--;
+	while (*c == ' ')
+		c++;
+	return c;
+}
+
+/* judge_write - a file call refused with EROFS: record its path, the
+ * first string argument (the last for renames and links), resolved
+ * against the fd argument before it (*at calls) or the working directory.
+ * `args` is the text after '('. */
+static void judge_write(const char *name, size_t n, const char *args,
+			const struct pc_sandbox_spec *sp,
+			struct pc_sandbox_obs *obs)
+{
+	bool last = is_one_of(name, n, two_path,
+			      sizeof(two_path) / sizeof(*two_path));
+	bool at = (n > 2 && !memcmp(name + n - 2, "at", 2) &&
+		   (n != 5 || memcmp(name, "creat", 5))) ||
+		  (n > 3 && !memcmp(name + n - 3, "at2", 3));
+	const char *p = args, *q, *end, *fdarg = NULL;
+	char *path = NULL, *dir, *full, *ws;
+
+	while ((q = strchr(p, '"'))) {
+		char *s = quoted(q + 1, &end);
+
+		if (!s)
+			break;
+		free(path);
+		path = s;
+		fdarg = at ? prev_arg(args, q) : NULL;
+		p = end;
+		if (!last)
+			break;
+	}
+	if (!path)
+		return;
+	if (path[0] == '/') {
+		full = path;
+	} else {
+		dir = dir_of(fdarg ? fdarg : "", sp->cwd);
+		full = pc_xasprintf("%s/%s", dir, path);
+		free(dir);
+		free(path);
+	}
+	fold(full);
+	if (strstr(full, "/__pycache__/") || (strlen(full) >= 12 &&
+	    !strcmp(full + strlen(full) - 12, "/__pycache__"))) {
+		/* Python caching bytecode next to a read-only module: the
+		 * interpreter's habit, not the plugin's doing */
+		free(full);
+		return;
+	}
+	ws = sp->workspace ? pc_fs_realpath(sp->workspace) : NULL;
+	if ((ws && under(full, ws)) || under(full, sp->workspace))
+		add_obs(&obs->ws_writes, full);
+	else
+		add_obs(&obs->out_writes, full);
+	free(ws);
+}
+
+/* judge_net - a network call: record an AF_INET/AF_INET6 destination. */
+static void judge_net(const char *args, struct pc_sandbox_obs *obs)
+{
+	const char *fam = strstr(args, "sa_family=AF_INET"), *a, *port;
+	bool six;
+	char *addr, *e;
+	const char *end;
+
+	if (!fam)
+		return;
+	six = fam[17] == '6';
+	if (!six && fam[17] != ',' && fam[17] != '}')
+		return;
+	port = strstr(fam, "port=htons(");
+	a = six ? strstr(fam, "inet_pton(AF_INET6, \"")
+		: strstr(fam, "inet_addr(\"");
+	if (!a)
+		return;
+	a = strchr(a, '"') + 1;
+	addr = quoted(a, &end);
+	if (!addr)
+		return;
+	e = pc_xasprintf(six ? "[%s]:%ld" : "%s:%ld", addr,
+			 port ? strtol(port + 11, NULL, 10) : 0L);
+	free(addr);
+	add_obs(&obs->net, e);
+}
+
+static int signal_num(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++)
+		if (strlen(signals[i].name) == n &&
+		    !memcmp(signals[i].name, name, n))
+			return signals[i].num;
+	return 0;
+}
+
+struct parse {
+	const struct pc_sandbox_spec *sp;
+	struct pc_sandbox_obs *obs;
+	long monitor, plugin; /* pids; plugin 0 until its execve */
+	struct {
+		long pid;
+		char *text;
+	} pend[MAX_PENDING];
+};
+
+/* one_call - "name(args) = result" of pid `pid`, whole. */
+static void one_call(struct parse *ps, long pid, const char *call)
+{
+	const char *paren = strchr(call, '('), *res;
+	size_t n;
+
+	if (!paren)
+		return;
+	n = (size_t)(paren - call);
+	if (!ps->plugin) {
+		if (n == 6 && !memcmp(call, "execve", 6) && pid != ps->monitor)
+			ps->plugin = pid;
+		return; /* bubblewrap's own setup */
+	}
+	if ((n == 7 && !memcmp(call, "connect", 7)) ||
+	    (n == 6 && !memcmp(call, "sendto", 6)) ||
+	    (n == 7 && !memcmp(call, "sendmsg", 7)) ||
+	    (n == 8 && !memcmp(call, "sendmmsg", 8))) {
+		if (!ps->sp->network) /* else not an attempt past it */
+			judge_net(paren, ps->obs);
+		return;
+	}
+	res = strstr(paren, ") = -1 EROFS ");
+	if (res && is_one_of(call, n, write_calls,
+			     sizeof(write_calls) / sizeof(*write_calls)))
+		judge_write(call, n, paren + 1, ps->sp, ps->obs);
+}
+
+/* exit_line - "+++ killed by SIGSEGV (core dumped) +++" of the plugin. */
+static void exit_line(struct parse *ps, long pid, const char *rest)
+{
+	const char *sig;
+	size_t n = 0;
+
+	if (!ps->plugin || pid != ps->plugin ||
+	    strncmp(rest, "+++ killed by ", 14))
+		return;
+	sig = rest + 14;
+	while (sig[n] >= 'A' && sig[n] <= 'Z')
+		n++;
+	while (sig[n] && sig[n] != ' ' && sig[n] != '+')
+		n++;
+	ps->obs->term_signal = signal_num(sig, n);
+	ps->obs->core_dumped = strstr(sig, "(core dumped)") != NULL;
+}
+
+static void pend_put(struct parse *ps, long pid, const char *text, size_t n)
+{
+	for (size_t i = 0; i < MAX_PENDING; i++)
+		if (!ps->pend[i].text) {
+			ps->pend[i].pid = pid;
+			ps->pend[i].text = pc_xmemdup(text, n);
+			return;
+		}
+}
+
+static char *pend_take(struct parse *ps, long pid)
+{
+	for (size_t i = 0; i < MAX_PENDING; i++)
+		if (ps->pend[i].text && ps->pend[i].pid == pid) {
+			char *t = ps->pend[i].text;
+
+			ps->pend[i].text = NULL;
+			return t;
+		}
+	return NULL;
+}
+
+static void one_line(struct parse *ps, const char *line, size_t len)
+{
+	static const char unf[] = " <unfinished ...>";
+	char *text = pc_xmemdup(line, len), *rest, *res;
+	long pid = strtol(text, &rest, 10);
+
+	if (rest == text)
+		goto out;
+	while (*rest == ' ')
+		rest++;
+	if (!strncmp(rest, "+++ ", 4)) {
+		exit_line(ps, pid, rest);
+	} else if (!strncmp(rest, "<... ", 5)) {
+		char *head = pend_take(ps, pid);
+
+		res = strstr(rest, " resumed>");
+		if (head && res) {
+			char *whole = pc_xasprintf("%s%s", head, res + 9);
+
+			one_call(ps, pid, whole);
+			free(whole);
+		}
+		free(head);
+	} else if (len > sizeof(unf) &&
+		   !strcmp(text + strlen(text) - (sizeof(unf) - 1), unf)) {
+		pend_put(ps, pid, rest, strlen(rest) - (sizeof(unf) - 1));
+	} else {
+		one_call(ps, pid, rest);
+	}
+out:
+	free(text);
+}
+
+void pc_sandbox_parse(const char *text, size_t len,
+		      const struct pc_sandbox_spec *sp, int monitor_pid,
+		      struct pc_sandbox_obs *obs)
+{
+	struct parse ps = { .sp = sp, .obs = obs, .monitor = monitor_pid };
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		one_line(&ps, p, n);
+		p += n + 1;
+	}
+	for (size_t i = 0; i < MAX_PENDING; i++)
+		free(ps.pend[i].text);
+}
+
+int pc_sandbox_observe(const struct pc_sandbox *sb,
+		       const struct pc_sandbox_spec *sp, int monitor_pid,
+		       struct pc_proc_result *r, struct pc_sandbox_obs *obs,
+		       struct pc_err *err)
+{
+	struct pc_buf b = PC_BUF_INIT(LOG_MAX);
+	int rc = pc_fs_read_capped(sb->log, &b, err);
+
+	if (rc == PC_EFBIG)
+		rc = 0; /* the first LOG_MAX bytes were read: use them */
+	if (rc) {
+		pc_buf_release(&b);
+		return rc;
+	}
+	pc_sandbox_parse(b.data ? b.data : "", b.len, sp, monitor_pid, obs);
+	pc_buf_release(&b);
+	if (obs->term_signal && r->has_status && !r->term_signal &&
+	    r->exit_code == 128 + obs->term_signal) {
+		r->term_signal = obs->term_signal;
+		r->exit_code = 0;
+		r->core_dumped = obs->core_dumped;
+	}
+	return 0;
+}

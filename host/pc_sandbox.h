@@ -1,0 +1,122 @@
+/* pc_sandbox.h - run plugin processes under bubblewrap with only the
+ * capabilities their manifest declares, and observe what they try beyond
+ * them (plugcheck --sandbox; issue 8; docs/sandbox.md).
+ *
+ * Catalyst Code never enforces capabilities (spec catalyst-code.md R3.5:
+ * they are declarative, R3.1 lists them); the sandbox does, for code
+ * nobody has reviewed, and turns each attempt past them into a fact:
+ *   - no network (a private network namespace holding only loopback)
+ *     unless the effective capabilities (R3.3) include `access_network`;
+ *   - the whole file system read-only, except: HOME of the plugin's
+ *     environment (the caller makes it a throwaway directory), $TMPDIR
+ *     (the same path, showing the sandbox's own private directory), a
+ *     private /tmp, a minimal private /dev, and the workspace when
+ *     `write_workspace` is declared (read-only otherwise);
+ *   - the plugin directory read-only.
+ * Each run is traced from outside the sandbox by strace (-D, so the tracer
+ * is no ancestor of the plugin and the process tree stays the host's):
+ * connect/sendto/sendmsg with an AF_INET or AF_INET6 address are network
+ * attempts, and a file-modifying call that fails with EROFS is a write the
+ * sandbox refused. The trace log lives in a private directory the sandbox
+ * does not show.
+ *
+ * Caller protocol:
+ *   1. struct pc_sandbox sb = PC_SANDBOX_INIT;
+ *      pc_sandbox_open(&sb, envp, &err)  - finds bwrap and strace, proves
+ *      they work here, makes the private directory;
+ *   2. per run: pc_sandbox_wrap() for pc_proc_opts.wrap, pc_proc_run(),
+ *      then pc_sandbox_observe() on the result;
+ *   3. pc_sandbox_release(&sb).
+ * Runs must not overlap (one trace log). Nothing here prints or exits.
+ */
+#ifndef PC_SANDBOX_H
+#define PC_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pc_buf.h"
+#include "pc_err.h"
+#include "pc_proc.h"
+#include "pc_strvec.h"
+
+struct pc_sandbox {
+	char *bwrap;  /* canonical path of bubblewrap */
+	char *strace; /* canonical path of strace (pc_proc wrap_helper) */
+	char *dir;    /* private directory: the trace log */
+	char *log;    /* dir/trace */
+	char *tmp;    /* dir/tmp: what the plugin sees at $TMPDIR */
+};
+
+#define PC_SANDBOX_INIT { NULL, NULL, NULL, NULL, NULL }
+
+/* What one run may do and where it runs. All borrowed. */
+struct pc_sandbox_spec {
+	const char *workspace;	/* writable only with write_workspace */
+	const char *plugin_dir; /* read-only */
+	const char *home;	/* $HOME of the plugin's env, or NULL */
+	const char *tmpdir;	/* $TMPDIR of the plugin's env, or NULL */
+	const char *cwd;	/* the plugin's working directory */
+	bool network;		/* `access_network` is declared */
+	bool write_workspace;	/* `write_workspace` is declared */
+};
+
+/* What one run tried beyond its capabilities, deduplicated, each list
+ * capped at PC_SANDBOX_MAX_OBS entries. */
+struct pc_sandbox_obs {
+	struct pc_strvec net;	     /* "127.0.0.1:9", "[2001:db8::1]:443" */
+	struct pc_strvec ws_writes;  /* workspace paths, without
+					write_workspace */
+	struct pc_strvec out_writes; /* paths outside the workspace and the
+					writable directories */
+	int term_signal;	     /* the plugin died by this signal; 0:
+					it exited, or unknown */
+	bool core_dumped;
+};
+
+#define PC_SANDBOX_MAX_OBS 16
+
+#define PC_SANDBOX_OBS_INIT                                                    \
+	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false }
+
+/* pc_sandbox_open - find bubblewrap ($PLUGCHECK_BWRAP, else `bwrap` on the
+ * PATH in `envp`) and strace ($PLUGCHECK_STRACE, else `strace` on PATH),
+ * check that they can build a sandbox on this machine (a traced
+ * `bwrap ... true` must exit 0), and make the private directory.
+ * `envp` is plugcheck's environment (borrowed). Errors, each with a
+ * message naming the problem and the fix: PC_ENOENT (a tool is missing),
+ * PC_ESPAWN (the trial sandbox failed: no user namespaces, ptrace
+ * forbidden; its stderr is quoted), PC_EIO (no temporary directory). */
+int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
+		    struct pc_err *err);
+
+/* pc_sandbox_release - remove the private directory, free everything. */
+void pc_sandbox_release(struct pc_sandbox *sb);
+
+/* pc_sandbox_wrap - append to `wrap` the argv prefix (strace, then
+ * bwrap, ending with "--") that runs one plugin command under `sp`.
+ * Paths that do not exist are left out. Truncates the trace log. */
+void pc_sandbox_wrap(const struct pc_sandbox *sb,
+		     const struct pc_sandbox_spec *sp, struct pc_strvec *wrap);
+
+/* pc_sandbox_observe - read the trace log of the run whose direct child
+ * was `monitor_pid` (pc_proc_result.pid) into `obs`, and restore in `r`
+ * the plugin's own death by signal that bubblewrap reported as exit
+ * 128 + N (R5.8 statuses stay the host's). Returns 0, or PC_EIO when the
+ * log cannot be read (obs then stays empty). */
+int pc_sandbox_observe(const struct pc_sandbox *sb,
+		       const struct pc_sandbox_spec *sp, int monitor_pid,
+		       struct pc_proc_result *r, struct pc_sandbox_obs *obs,
+		       struct pc_err *err);
+
+/* pc_sandbox_parse - the parser behind pc_sandbox_observe over `len`
+ * bytes of strace -f -y output (for tests). Lines up to the plugin's
+ * execve (the first execve by a pid other than `monitor_pid`) are
+ * bubblewrap's setup and are skipped. */
+void pc_sandbox_parse(const char *text, size_t len,
+		      const struct pc_sandbox_spec *sp, int monitor_pid,
+		      struct pc_sandbox_obs *obs);
+
+void pc_sandbox_obs_release(struct pc_sandbox_obs *obs);
+
+#endif

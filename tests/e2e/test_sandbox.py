@@ -1,0 +1,174 @@
+"""plugcheck check --sandbox (issue 8, docs/sandbox.md): every plugin
+process runs under bubblewrap with only the capabilities its manifest
+declares (spec catalyst-code.md R3.1; the host itself never enforces them,
+R3.5), and what it tries beyond them is a PC-SBX-* finding. The hostile
+runs go through hostile.run_check, so they also prove the sandbox keeps
+plugcheck's guarantees: within the bound, no process left (bwrap and the
+strace tracer included), no temporary file, a complete report."""
+import os
+import re
+import shutil
+
+from e2e import eq
+from hostile import copy, run_check
+
+# Both runs of a comparison see the same interpreters (and no pyenv shims,
+# whose bash trampolines are slow under a tracer).
+CLEAN_ENV = {"PATH": "/usr/bin:/bin"}
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+
+
+def finding(r, rule):
+    got = [f for f in r["findings"] if f["id"] == rule]
+    assert len(got) == 1, (rule, r["findings"])
+    return got[0]
+
+
+def sbx_ids(r):
+    return sorted(f["id"] for f in r["findings"] if f["id"].startswith("PC-SBX-"))
+
+
+def test_hostile_connects_network(ctx):
+    d = copy(ctx, "connects-network")
+    r = run_check(ctx, d, ["PC-SBX-001"], ["PC-HOOK-010", "PC-SBX-002", "PC-SBX-003"],
+                  extra=("--sandbox",))
+    f = finding(r, "PC-SBX-001")
+    eq(f["message"], "connected to 127.0.0.1:9, but the capabilities do not include "
+       "access_network (the sandbox refused it)", "message")
+    eq((f["severity"], f["where"], f["rule"]), ("error", "hook pre_bash", "R3.1, R3.5"))
+    code, out, err = ctx.run("check", "--sandbox", "--repeat", "1", d)
+    eq(code, 1, err)
+    assert "error PC-SBX-001 [R3.1, R3.5] hook pre_bash: connected to 127.0.0.1:9" in out, out
+
+
+def test_hostile_writes_outside_workspace(ctx):
+    d = copy(ctx, "writes-outside-workspace")
+    r = run_check(ctx, d, ["PC-SBX-003"], ["PC-HOOK-010", "PC-SBX-001", "PC-SBX-002"],
+                  extra=("--sandbox",))
+    f = finding(r, "PC-SBX-003")
+    real = os.path.realpath(d)
+    pat = (r"wrote (/\S+)/plugcheck-check-\w{6}/hostile-escaped, " + re.escape(real)
+           + r"/hostile-written, outside the workspace, HOME and TMPDIR \(the sandbox refused it\)")
+    m = re.fullmatch(pat, f["message"])
+    assert m, f["message"]
+    eq(os.path.realpath(m.group(1)), os.path.realpath(os.path.join(ctx.tmp, "tmp-writes-outside-workspace")))
+    eq((f["severity"], f["where"]), ("error", "hook pre_bash"))
+    assert not os.path.exists(os.path.join(d, "hostile-written")), "the write got through"
+    code, _, err = ctx.run("check", "--sandbox", "--repeat", "1", d)
+    eq(code, 1, err)
+
+
+NET_AND_WRITE = r"""#!/usr/bin/python3
+import json, os, socket, sys
+ctx = json.load(sys.stdin)
+s = socket.socket()
+s.settimeout(0.5)
+try:
+    s.connect(("127.0.0.1", 9))
+except OSError:
+    pass
+try:
+    with open(os.path.join(ctx["workspace"], "plugin-wrote.txt"), "w") as f:
+        f.write("x")
+except OSError:
+    pass
+with open(os.path.join(os.environ["HOME"], "cache.txt"), "w") as f:
+    f.write("home is writable")
+with open(os.path.join(os.environ["TMPDIR"], "t.txt"), "w") as f:
+    f.write("TMPDIR is writable")
+with open("/tmp/private.txt", "w") as f:
+    f.write("/tmp is private")
+print('{"allow":true}')
+"""
+
+
+def net_and_write(ctx, name, caps):
+    return ctx.plugin(name, {"name": name, "version": "1.0.0", "capabilities": caps,
+                             "hooks": {"pre_bash": {"script": "h.py", "timeout_ms": 5000}}},
+                      {"h.py": NET_AND_WRITE})
+
+
+def test_undeclared_network_and_workspace_write(ctx):
+    d = net_and_write(ctx, "undeclared", ["execute_subprocess"])
+    code, r = ctx.json("check", "--sandbox", "--repeat", "1", d, env=CLEAN_ENV)
+    eq(code, 1)
+    eq(sbx_ids(r), ["PC-SBX-001", "PC-SBX-002"])
+    eq(finding(r, "PC-SBX-001")["message"], "connected to 127.0.0.1:9, but the "
+       "capabilities do not include access_network (the sandbox refused it)")
+    m = finding(r, "PC-SBX-002")["message"]
+    assert re.fullmatch(r"wrote /\S+/plugcheck-check-\w{6}/workspace/plugin-wrote\.txt, but the "
+                        r"capabilities do not include write_workspace \(the sandbox refused it\)", m), m
+    assert not os.path.exists("/tmp/private.txt")
+
+
+def test_declared_capabilities_allow_it(ctx):
+    d = net_and_write(ctx, "declared", ["access_network", "execute_subprocess", "write_workspace"])
+    code, r = ctx.json("check", "--sandbox", "--repeat", "1", d, env=CLEAN_ENV)
+    eq(sbx_ids(r), [])
+    eq(code, 0, r["findings"])
+
+
+def test_good_plugins_stay_clean(ctx):
+    for rel in ("tests/fixtures/plugins/good-sh", "tests/fixtures/plugins/good-py",
+                "examples/secret-guard"):
+        src = os.path.join(ROOT, rel)
+        d = os.path.join(ctx.tmp, os.path.basename(rel))
+        shutil.copytree(src, d)
+        plain_code, plain = ctx.json("check", d, env=CLEAN_ENV)
+        code, r = ctx.json("check", "--sandbox", d, env=CLEAN_ENV)
+        eq(sorted(f["id"] for f in r["findings"]),
+           sorted(f["id"] for f in plain["findings"]), rel)
+        eq(sbx_ids(r), [], rel)
+        eq((code, plain_code), (0, 0), rel)
+
+
+GUARD = "plugin.json"
+
+
+def guarded_plugin(ctx):
+    """A plugin that leaves a marker if it ever runs."""
+    marker = os.path.join(ctx.tmp, "ran")
+    d = ctx.plugin("p", {"name": "p", "version": "1.0.0",
+                         "hooks": {"pre_bash": {"script": "h", "timeout_ms": 1000}}},
+                   {"h": "#!/bin/sh\ntouch %s\necho '{\"allow\":true}'\n" % marker})
+    return d, marker
+
+
+def test_missing_bwrap_fails_clearly(ctx):
+    d, marker = guarded_plugin(ctx)
+    empty = os.path.join(ctx.tmp, "empty-bin")
+    os.mkdir(empty)
+    code, out, err = ctx.run("check", "--sandbox", d, env={"PATH": empty})
+    eq((code, out), (2, ""))
+    eq(err, "plugcheck: --sandbox: bubblewrap (bwrap) is not on PATH; fix: install it "
+       "(Debian: apt-get install bubblewrap) or set PLUGCHECK_BWRAP to its path\n")
+    code, out, err = ctx.run("check", "--sandbox", d,
+                             env={"PLUGCHECK_BWRAP": "/nonexistent/bwrap"})
+    eq((code, out), (2, ""))
+    eq(err, "plugcheck: --sandbox: PLUGCHECK_BWRAP='/nonexistent/bwrap' is not an "
+       "executable file; fix: point it at bubblewrap's bwrap, or unset it and install "
+       "bubblewrap (Debian: apt-get install bubblewrap)\n")
+    code, out, err = ctx.run("check", "--sandbox", d,
+                             env={"PLUGCHECK_STRACE": "/nonexistent/strace"})
+    eq((code, out), (2, ""))
+    assert err.startswith("plugcheck: --sandbox: PLUGCHECK_STRACE='/nonexistent/strace' "
+                          "is not an executable file; fix:"), err
+    assert not os.path.exists(marker), "the plugin ran unsandboxed"
+
+
+def test_bwrap_without_namespaces_fails_clearly(ctx):
+    d, marker = guarded_plugin(ctx)
+    fake = os.path.join(ctx.tmp, "bwrap")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, "
+                "likely because the kernel does not allow non-privileged user namespaces.' >&2\n"
+                "exit 1\n")
+    os.chmod(fake, 0o755)
+    code, out, err = ctx.run("check", "--sandbox", d, env={"PLUGCHECK_BWRAP": fake})
+    eq((code, out), (2, ""))
+    assert err.startswith("plugcheck: --sandbox: bubblewrap cannot build a sandbox on this "
+                          "machine (%s " % fake), err
+    assert "bwrap: No permissions to creating new namespace" in err, err
+    assert "; fix: allow unprivileged user namespaces" in err, err
+    assert not os.path.exists(marker), "the plugin ran unsandboxed"
