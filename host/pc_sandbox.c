@@ -159,7 +159,6 @@ int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
 		return pc_err_set_errno(err, PC_EIO, errno,
 					"--sandbox: cannot create a temporary directory");
 	}
-	sb->log = pc_fs_join(sb->dir, "trace");
 	sb->tmp = pc_fs_join(sb->dir, "tmp");
 	if (pc_fs_mkdir_p(sb->tmp, NULL)) {
 		pc_sandbox_release(sb);
@@ -180,7 +179,6 @@ void pc_sandbox_release(struct pc_sandbox *sb)
 	free(sb->bwrap);
 	free(sb->strace);
 	free(sb->dir);
-	free(sb->log);
 	free(sb->tmp);
 	*sb = (struct pc_sandbox)PC_SANDBOX_INIT;
 }
@@ -214,6 +212,12 @@ static void fold(char *path)
 	if (out == path)
 		*out++ = '/';
 	*out = '\0';
+}
+
+/* log_path - this process's trace log. */
+static char *log_path(const struct pc_sandbox *sb)
+{
+	return pc_xasprintf("%s/trace-%d", sb->dir, (int)getpid());
 }
 
 /* --- the command line ----------------------------------------------------- */
@@ -265,9 +269,11 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 {
 	struct bind b[8];
 	size_t nb = 0;
+	char *log;
 	int fd;
 
-	fd = open(sb->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	log = log_path(sb);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		close(fd);
 	pc_strvec_push(wrap, sb->strace);
@@ -285,7 +291,7 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 	pc_strvec_push(wrap, "-e");
 	pc_strvec_push(wrap, trace_set);
 	pc_strvec_push(wrap, "-o");
-	pc_strvec_push(wrap, sb->log);
+	pc_strvec_push_nodup(wrap, log);
 	pc_strvec_push(wrap, sb->bwrap);
 	pc_strvec_push(wrap, "--die-with-parent");
 	pc_strvec_push(wrap, "--unshare-ipc");
@@ -651,8 +657,11 @@ int pc_sandbox_observe(const struct pc_sandbox *sb,
 		       struct pc_err *err)
 {
 	struct pc_buf b = PC_BUF_INIT(LOG_MAX);
-	int rc = pc_fs_read_capped(sb->log, &b, err);
+	char *log = log_path(sb);
+	int rc = pc_fs_read_capped(log, &b, err);
 
+	free(log);
+	obs->active = true;
 	if (rc == PC_EFBIG)
 		rc = 0; /* the first LOG_MAX bytes were read: use them */
 	if (rc) {

@@ -27,7 +27,8 @@
  *   2. per run: pc_sandbox_wrap() for pc_proc_opts.wrap, pc_proc_run(),
  *      then pc_sandbox_observe() on the result;
  *   3. pc_sandbox_release(&sb).
- * Runs must not overlap (one trace log). Nothing here prints or exits.
+ * Runs in one process must not overlap (one trace log per process, so
+ * forked workers may share `sb`). Nothing here prints or exits.
  */
 #ifndef PC_SANDBOX_H
 #define PC_SANDBOX_H
@@ -43,12 +44,12 @@
 struct pc_sandbox {
 	char *bwrap;  /* canonical path of bubblewrap */
 	char *strace; /* canonical path of strace (pc_proc wrap_helper) */
-	char *dir;    /* private directory: the trace log */
-	char *log;    /* dir/trace */
+	char *dir;    /* private directory: the trace logs, trace-<pid>
+			 (pc_runner's worker processes share `sb`) */
 	char *tmp;    /* dir/tmp: what the plugin sees at $TMPDIR */
 };
 
-#define PC_SANDBOX_INIT { NULL, NULL, NULL, NULL, NULL }
+#define PC_SANDBOX_INIT { NULL, NULL, NULL, NULL }
 
 /* What one run may do and where it runs. All borrowed. */
 struct pc_sandbox_spec {
@@ -72,12 +73,14 @@ struct pc_sandbox_obs {
 	int term_signal;	     /* the plugin died by this signal; 0:
 					it exited, or unknown */
 	bool core_dumped;
+	bool active;		     /* the run was sandboxed (set by
+					pc_sandbox_observe) */
 };
 
 #define PC_SANDBOX_MAX_OBS 16
 
 #define PC_SANDBOX_OBS_INIT                                                    \
-	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false }
+	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, false }
 
 /* pc_sandbox_open - find bubblewrap ($PLUGCHECK_BWRAP, else `bwrap` on the
  * PATH in `envp`) and strace ($PLUGCHECK_STRACE, else `strace` on PATH),

@@ -236,7 +236,7 @@ static int run_catalyst(int argc, char **argv)
 	rc = pc_suite_run(&so, &r, &err);
 	/* Then the plugin's own scenarios, PATH/tests/ (docs/scenarios.md). */
 	if (!rc && r.loaded && !r.incomplete &&
-	    pc_runner_check_tests(c.path, &r, &scn, &err) < 0) {
+	    pc_runner_check_tests(c.path, so.sandbox, &r, &scn, &err) < 0) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		pc_report_release(&r);
 		pc_strvec_release(&c.ignore);

@@ -42,7 +42,10 @@ static const char usage[] =
 	"  --timestamp N      fix the `timestamp` fields, N >= 1 (default: now)\n"
 	"  --format FMT       human (default) or json\n"
 	"  --save FILE        append this exchange to scenario FILE as a\n"
-	"                     scenario, observed values as expectations\n\n"
+	"                     scenario, observed values as expectations\n"
+	"  --sandbox          run the script under bubblewrap with only its\n"
+	"                     declared capabilities and a throwaway HOME, and\n"
+	"                     show what it tried beyond them (docs/sandbox.md)\n\n"
 	"OAuth flows (spec R8.5, R8.6):\n"
 	"  --flow             oauth:login: run the host's whole /login (web\n"
 	"                     loopback redirect, manual, auto, existing) instead\n"
@@ -57,6 +60,17 @@ static const char usage[] =
 	"                     (oauth:code takes --args '{\"code\":\"...\"}')\n"
 	"  -h, --help         show this help\n\n"
 	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable.\n";
+
+static bool use_sandbox; /* --sandbox */
+
+/* sandbox_env - plugcheck's environment with HOME set to `home`. */
+static void sandbox_env(const char *home, struct pc_strvec *env)
+{
+	for (size_t i = 0; environ[i]; i++)
+		if (strncmp(environ[i], "HOME=", 5))
+			pc_strvec_push(env, environ[i]);
+	pc_strvec_pushf(env, "HOME=%s", home);
+}
 
 static int read_args(const char *file, char **out)
 {
@@ -116,6 +130,7 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		{ "wait-ms", required_argument, NULL, 'W' },
 		{ "pending", required_argument, NULL, 'P' },
 		{ "state-file", required_argument, NULL, 'E' },
+		{ "sandbox", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -181,6 +196,9 @@ static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
 		case 'E':
 			o->state_file = optarg;
 			break;
+		case 'X':
+			use_sandbox = true;
+			break;
 		case 'f':
 			if ((*fmt = pc_cli_format(optarg)) >= 0)
 				break;
@@ -209,18 +227,35 @@ static int run_catalyst(int argc, char **argv)
 	struct pc_fire f = PC_FIRE_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_manifest_env env = pc_cli_manifest_env();
-	char *tmp_ws = NULL;
+	char *tmp_ws = NULL, *tmp_home = NULL;
+	struct pc_sandbox sb = PC_SANDBOX_INIT;
+	struct pc_strvec senv = PC_STRVEC_INIT;
 	int fmt = PC_FMT_HUMAN, rc = parse_opts(argc, argv, &o, &fmt);
 
 	if (rc) {
 		free(o.args_text);
 		return rc < 0 ? PC_EXIT_OK : rc;
 	}
+	if (use_sandbox) {
+		/* never fall back to running the plugin unsandboxed */
+		if (pc_sandbox_open(&sb, environ, &err) ||
+		    !(tmp_home = pc_fs_mkdtemp("home"))) {
+			fprintf(stderr, "plugcheck: %s\n",
+				err.code ? err.msg
+					 : "--sandbox: cannot create a temporary directory");
+			free(o.args_text);
+			pc_sandbox_release(&sb);
+			return PC_EXIT_USAGE;
+		}
+		sandbox_env(tmp_home, &senv);
+		env.home = tmp_home;
+		o.sandbox = &sb;
+	}
 	if (!o.workspace) {
 		tmp_ws = pc_fs_mkdtemp("ws");
 		o.workspace = tmp_ws;
 	}
-	o.envp = environ;
+	o.envp = use_sandbox ? senv.v : environ;
 	o.menv = &env;
 	o.on_prompt = print_prompt;
 	rc = pc_fire_run(&o, &f, &err);
@@ -252,6 +287,12 @@ static int run_catalyst(int argc, char **argv)
 		pc_fs_rm_rf(tmp_ws);
 		free(tmp_ws);
 	}
+	if (tmp_home) {
+		pc_fs_rm_rf(tmp_home);
+		free(tmp_home);
+	}
+	pc_strvec_release(&senv);
+	pc_sandbox_release(&sb);
 	return rc;
 }
 

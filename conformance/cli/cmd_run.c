@@ -12,10 +12,13 @@
 #include "pc_fs.h"
 #include "pc_match.h"
 #include "pc_report.h"
+#include "pc_sandbox.h"
 #include "pc_runner.h"
 #include "pc_scenario.h"
 #include "pc_strvec.h"
 #include "pc_xalloc.h"
+
+extern char **environ;
 
 static const char usage[] =
 	"usage: plugcheck run FILE... [options]\n\n"
@@ -33,15 +36,18 @@ static const char usage[] =
 	"                    !update or \"@update\"\n"
 	"  --baseline FILE   ids known to fail (one per line, # comments); a\n"
 	"                    listed id that passes fails the run\n"
+	"  --sandbox         run every plugin script under bubblewrap with only\n"
+	"                    its declared capabilities (docs/sandbox.md)\n"
 	"  -h, --help        show this help\n\n"
 	"Exit: 0 all passed, 1 a scenario failed, 2 usage or an invalid\n"
-	"scenario file, 3 a plugin under test cannot be loaded.\n";
+	"scenario file (or --sandbox cannot work here), 3 a plugin under test\n"
+	"cannot be loaded.\n";
 
 struct run_opts {
 	int fmt;
 	const char *output, *filter, *tags, *baseline;
 	unsigned jobs, shard_k, shard_n, repeat;
-	bool update;
+	bool update, sandbox;
 };
 
 static int parse_uint(const char *s, unsigned *out)
@@ -67,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "update", no_argument, NULL, 'u' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "sandbox", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -114,6 +121,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'b':
 			o->baseline = optarg;
+			break;
+		case 'X':
+			o->sandbox = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -280,6 +290,7 @@ static int run(int argc, char **argv)
 	struct pc_run_item *items = NULL;
 	struct pc_match *filter = NULL;
 	struct pc_err err = PC_ERR_INIT;
+	struct pc_sandbox sb = PC_SANDBOX_INIT;
 	size_t n = 0, seen = 0, failed;
 	cJSON *results;
 	int nfiles, rc = parse_opts(argc, argv, &o);
@@ -319,6 +330,13 @@ static int run(int argc, char **argv)
 			items[n].file = &files[i];
 			items[n++].scenario = s;
 		}
+	if (o.sandbox && pc_sandbox_open(&sb, environ, &err)) {
+		/* never fall back to running the plugins unsandboxed */
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		rc = PC_EXIT_USAGE;
+		goto out;
+	}
+	ro.sandbox = o.sandbox ? &sb : NULL;
 	ro.jobs = o.jobs;
 	ro.repeat = o.repeat;
 	ro.update = o.update;
@@ -345,6 +363,7 @@ out:
 	free(items);
 	pc_match_free(filter);
 	pc_strvec_release(&base);
+	pc_sandbox_release(&sb);
 	return rc;
 }
 

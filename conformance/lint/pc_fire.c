@@ -316,6 +316,7 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 	pc_exchange_init(&f->x);
 	pc_host_init(&f->host, o->envp, o->workspace, session);
 	f->host.timestamp = o->timestamp;
+	f->host.sandbox = o->sandbox;
 	free(session);
 	if (point < 0 && !colon)
 		return pc_err_set(err, PC_EUSAGE,

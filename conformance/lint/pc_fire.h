@@ -37,6 +37,9 @@ struct pc_fire_opts {
 	const char *state_file;	  /* oauth:code reads, login --flow writes */
 	pc_oauth_prompt_fn on_prompt; /* the oauth_prompt event, at once */
 	void *prompt_ctx;
+	/* NULL, or the script runs under this sandbox (pc_sandbox.h); the
+	 * caller makes HOME in envp a throwaway directory */
+	const struct pc_sandbox *sandbox;
 };
 
 #define PC_FIRE_OPTS_INIT { 0 }

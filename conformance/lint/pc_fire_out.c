@@ -58,6 +58,15 @@ static void add_facts(cJSON *o, const struct pc_exchange *x)
 	}
 	cJSON_AddItemToObject(o, "events", ev);
 	cJSON_AddItemToObject(o, "host_log", strvec(&x->log));
+	if (x->sandbox.active) {
+		cJSON *sb = cJSON_AddObjectToObject(o, "sandbox");
+
+		cJSON_AddItemToObject(sb, "network", strvec(&x->sandbox.net));
+		cJSON_AddItemToObject(sb, "workspace_writes",
+				      strvec(&x->sandbox.ws_writes));
+		cJSON_AddItemToObject(sb, "outside_writes",
+				      strvec(&x->sandbox.out_writes));
+	}
 }
 
 static void add_hook(cJSON *o, const struct pc_hook_result *h)
@@ -267,6 +276,28 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 }
 
 /* print_x - the facts of one exchange, for people. */
+static void print_list(FILE *out, const char *what,
+		       const struct pc_strvec *v)
+{
+	fprintf(out, "sandbox  %s:", what);
+	for (size_t i = 0; i < v->nr; i++)
+		fprintf(out, " %s", v->v[i]);
+	fputc('\n', out);
+}
+
+/* print_sandbox - what the script tried past its capabilities. */
+static void print_sandbox(FILE *out, const struct pc_sandbox_obs *s)
+{
+	if (!s->net.nr && !s->ws_writes.nr && !s->out_writes.nr)
+		fputs("sandbox  nothing beyond the declared capabilities\n", out);
+	if (s->net.nr)
+		print_list(out, "connected without access_network to", &s->net);
+	if (s->ws_writes.nr)
+		print_list(out, "wrote without write_workspace", &s->ws_writes);
+	if (s->out_writes.nr)
+		print_list(out, "wrote outside the workspace", &s->out_writes);
+}
+
 static void print_x(FILE *out, const struct pc_exchange *x)
 {
 	const struct pc_proc_result *p = &x->proc;
@@ -292,6 +323,8 @@ static void print_x(FILE *out, const struct pc_exchange *x)
 			p->has_status ? pc_buf_cstr(&st) : "no status",
 			(long long)p->wall_ms, p->leftover_processes);
 	}
+	if (x->sandbox.active)
+		print_sandbox(out, &x->sandbox);
 	for (size_t i = 0; i < x->events.nr; i++)
 		fprintf(out, "event    %s\n", x->events.v[i]);
 	for (size_t i = 0; i < x->log.nr; i++)

@@ -573,6 +573,7 @@ static bool run_fire(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	fo.workspace = r->ws;
 	fo.envp = r->env.v;
 	fo.menv = &menv;
+	fo.sandbox = r->o->sandbox;
 	if (s->input && !(fo.args_text = json_text(r, s->input)))
 		return false;
 	if (s->result && !(result = json_text(r, s->result))) {
@@ -649,6 +650,7 @@ static bool turn_setup(struct run *r)
 	session = pc_xasprintf("%s/.catalyst-code/sessions/s%u.jsonl", r->home,
 			       r->nsession++);
 	pc_host_init(&r->host, r->env.v, r->ws, session);
+	r->host.sandbox = r->o->sandbox;
 	free(session);
 	r->turn_up = true;
 	return true;
@@ -1429,7 +1431,8 @@ static void find_tests(const char *dir, struct pc_strvec *out, int depth)
 		closedir(d);
 }
 
-int pc_runner_check_tests(const char *plugin_dir, struct pc_report *r,
+int pc_runner_check_tests(const char *plugin_dir,
+			  const struct pc_sandbox *sandbox, struct pc_report *r,
 			  cJSON **results, struct pc_err *err)
 {
 	struct pc_run_opts o = PC_RUN_OPTS_INIT;
@@ -1441,6 +1444,7 @@ int pc_runner_check_tests(const char *plugin_dir, struct pc_report *r,
 	int rc = 0;
 
 	*results = NULL;
+	o.sandbox = sandbox;
 	find_tests(dir, &paths, 0);
 	free(dir);
 	if (!paths.nr) {

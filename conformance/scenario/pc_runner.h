@@ -26,6 +26,8 @@
 
 #include <cjson/cJSON.h>
 
+struct pc_sandbox;
+
 #include "pc_err.h"
 #include "pc_manifest.h"
 #include "pc_report.h"
@@ -40,11 +42,15 @@ struct pc_run_opts {
 	unsigned repeat; /* runs per scenario (0 or 1: once) */
 	bool update;	 /* collect actual values for !update expectations */
 	unsigned jobs;	 /* worker processes (0 or 1: run in-process) */
+	/* NULL, or every plugin script runs under this sandbox (borrowed;
+	 * plugcheck run/check --sandbox, pc_sandbox.h) */
+	const struct pc_sandbox *sandbox;
 };
 
 #define PC_RUN_OPTS_INIT                                \
 	{                                               \
-		.repeat = 1, .update = false, .jobs = 1 \
+		.repeat = 1, .update = false, .jobs = 1, \
+		.sandbox = NULL                          \
 	}
 
 /* pc_runner_run - run the `n` items; returns a new JSON array (caller
@@ -72,11 +78,12 @@ void pc_runner_add_cases(const cJSON *results, struct pc_report *r);
 
 /* pc_runner_check_tests - `plugcheck check PATH`'s hook: load every
  * `*.plugcheck.yaml` under PATH/tests/ (recursively, sorted), run them
- * in-process and add their cases to `r`. *results gets the results array
+ * in-process (under `sandbox` unless NULL) and add their cases to `r`. *results gets the results array
  * (caller deletes), NULL when there is no such file. Returns 0, or
  * PC_EPARSE with the first file's located error in err (nothing runs
  * then). */
-int pc_runner_check_tests(const char *plugin_dir, struct pc_report *r,
+int pc_runner_check_tests(const char *plugin_dir,
+			  const struct pc_sandbox *sandbox, struct pc_report *r,
 			  cJSON **results, struct pc_err *err);
 
 /* pc_runner_failed - how many results have status "fail". */

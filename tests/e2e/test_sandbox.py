@@ -172,3 +172,31 @@ def test_bwrap_without_namespaces_fails_clearly(ctx):
     assert "bwrap: No permissions to creating new namespace" in err, err
     assert "; fix: allow unprivileged user namespaces" in err, err
     assert not os.path.exists(marker), "the plugin ran unsandboxed"
+
+
+def test_fire_sandbox_shows_the_attempts(ctx):
+    d = copy(ctx, "connects-network")
+    code, out = ctx.json("fire", "pre_bash", d, "--sandbox", env=CLEAN_ENV)
+    eq((code, out["allow"], out["exit_code"]), (0, True, 0))
+    eq(out["sandbox"], {"network": ["127.0.0.1:9"], "outside_writes": [], "workspace_writes": []})
+    code, out = ctx.json("fire", "pre_bash", d, env=CLEAN_ENV)
+    assert "sandbox" not in out, out
+    d = copy(ctx, "writes-outside-workspace")
+    code, out, err = ctx.run("fire", "pre_bash", d, "--sandbox", env=CLEAN_ENV)
+    eq(code, 0, err)
+    assert "\nsandbox  wrote outside the workspace: %s/hostile-written\n" % os.path.realpath(d) in out, out
+    assert not os.path.exists(os.path.join(d, "hostile-written"))
+    code, out, err = ctx.run("fire", "pre_bash", d, "--sandbox",
+                             env={"PLUGCHECK_BWRAP": "/nonexistent/bwrap"})
+    eq((code, out), (2, ""))
+    assert err.startswith("plugcheck: --sandbox: PLUGCHECK_BWRAP="), err
+
+
+def test_run_sandbox(ctx):
+    scn = os.path.join(ROOT, "tests", "scenarios", "pass", "guard.plugcheck.yaml")
+    code, out, err = ctx.run("run", "--sandbox", scn, env=CLEAN_ENV)
+    eq(code, 0, out + err)
+    assert "0 failed" in out, out
+    code, out, err = ctx.run("run", "--sandbox", scn, env={"PLUGCHECK_BWRAP": "/nonexistent/bwrap"})
+    eq((code, out), (2, ""))
+    assert err.startswith("plugcheck: --sandbox: PLUGCHECK_BWRAP="), err
