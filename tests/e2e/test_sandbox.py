@@ -5,6 +5,7 @@ R3.5), and what it tries beyond them is a PC-SBX-* finding. The hostile
 runs go through hostile.run_check, so they also prove the sandbox keeps
 plugcheck's guarantees: within the bound, no process left (bwrap and the
 strace tracer included), no temporary file, a complete report."""
+import json
 import os
 import re
 import shutil
@@ -42,8 +43,21 @@ def test_hostile_connects_network(ctx):
     assert "error PC-SBX-001 [R3.1, R3.5] hook pre_bash: connected to 127.0.0.1:9" in out, out
 
 
+def relax_timeout(d, ms):
+    """bubblewrap and the tracer add 0.1-0.3 s to each firing on a loaded
+    2-core machine (docs/sandbox.md); the corpus's 500 ms is too tight."""
+    p = os.path.join(d, "plugin.json")
+    with open(p) as f:
+        m = json.load(f)
+    for h in m["hooks"].values():
+        h["timeout_ms"] = ms
+    with open(p, "w") as f:
+        json.dump(m, f)
+
+
 def test_hostile_writes_outside_workspace(ctx):
     d = copy(ctx, "writes-outside-workspace")
+    relax_timeout(d, 5000)
     r = run_check(ctx, d, ["PC-SBX-003"], ["PC-HOOK-010", "PC-SBX-001", "PC-SBX-002"],
                   extra=("--sandbox",))
     f = finding(r, "PC-SBX-003")
