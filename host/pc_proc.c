@@ -968,7 +968,8 @@ static bool is_helper(const struct run *run, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return false;
+		return errno == ENOENT; /* its memory is gone: it is exiting
+					   (the tracer, once its tracees are) */
 	exe[n] = '\0';
 	return !strcmp(exe, run->o->wrap_helper);
 }

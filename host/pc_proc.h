@@ -143,7 +143,9 @@
  *     children (the plugin proper) get SIGKILL too, as the host kills its
  *     direct child (R5.9); they are not counted as leftovers.
  *   - Processes whose executable is `wrap_helper` (the wrapper's tracer)
- *     are swept like the others but never counted as leftovers.
+ *     are swept like the others but never counted as leftovers; with
+ *     `wrap_helper` set, neither is a process whose executable is already
+ *     gone (/proc/<pid>/exe: ENOENT), i.e. one in the middle of exiting.
  * The wrapper, not pc_proc, decides what the plugin sees; exit statuses
  * are the wrapper's (bubblewrap reports a death by signal N as exit
  * 128 + N; pc_sandbox_observe() restores the real one).
