@@ -190,6 +190,8 @@ struct pc_chatcli_tool_calls {
  * case folding only. Release with pc_chatcli_tool_calls_release. */
 size_t pc_chatcli_parse_calls(const char *text,
 			      struct pc_chatcli_tool_calls *out);
+/* pc_chatcli_tool_calls_release - free every call's strings and the
+ * array; *c becomes PC_CHATCLI_TOOL_CALLS_INIT. */
 void pc_chatcli_tool_calls_release(struct pc_chatcli_tool_calls *c);
 
 /* --- execution (X1-X8, O1) -------------------------------------------- */
@@ -367,6 +369,7 @@ struct pc_chatcli_sig_info {
  * pc_chatcli_sig_verify). Release with pc_chatcli_sig_info_release. */
 void pc_chatcli_sig_info_parse(const char *text, size_t n,
 			       struct pc_chatcli_sig_info *i);
+/* pc_chatcli_sig_info_release - free plugin and sha256 (set to NULL). */
 void pc_chatcli_sig_info_release(struct pc_chatcli_sig_info *i);
 
 /* pc_chatcli_sig_format_name - "head", "upstream" or "other". */
