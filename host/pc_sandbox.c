@@ -214,6 +214,17 @@ static void fold(char *path)
 	*out = '\0';
 }
 
+static bool under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (!n)
+		return false;
+	if (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
 /* log_path - this process's trace log. */
 static char *log_path(const struct pc_sandbox *sb)
 {
@@ -324,8 +335,18 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 	add_bind(b, &nb, sp->write_workspace ? "--bind" : "--ro-bind", NULL,
 		 sp->workspace);
 	add_bind(b, &nb, "--ro-bind", NULL, sp->plugin_dir);
-	if (sp->cwd && !strncmp(sp->cwd, "/tmp/", 5))
-		add_bind(b, &nb, "--ro-bind", NULL, sp->cwd); /* under the tmpfs */
+	if (sp->cwd && !strncmp(sp->cwd, "/tmp/", 5)) {
+		/* under the tmpfs: show it, unless a bind above shows it
+		 * already (a read-only bind must not cover a writable one) */
+		char *cwd = pc_fs_realpath(sp->cwd);
+		bool shown = false;
+
+		for (size_t i = 0; cwd && i < nb; i++)
+			shown = shown || under(cwd, b[i].path);
+		if (cwd && !shown)
+			add_bind(b, &nb, "--ro-bind", NULL, cwd);
+		free(cwd);
+	}
 	qsort(b, nb, sizeof(*b), cmp_bind);
 	for (size_t i = 0; i < nb; i++) {
 		pc_strvec_push(wrap, b[i].opt);
@@ -395,16 +416,6 @@ static char *dir_of(const char *arg, const char *fallback)
 	return pc_xstrdup(fallback ? fallback : "/");
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = dir ? strlen(dir) : 0;
-
-	if (!n)
-		return false;
-	if (n > 1 && dir[n - 1] == '/')
-		n--;
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
 
 static bool is_one_of(const char *name, size_t n, const char *const *set,
 		      size_t nset)

@@ -190,6 +190,62 @@ static void sandbox_open_refuses_missing_tools(void **state)
 	assert_null(sb.dir);
 }
 
+/* The command line: the capabilities decide --unshare-net and whether
+ * the workspace is bound writable; HOME's parent is shown read-only, and
+ * "/" is never bound writable. */
+static void sandbox_wrap_follows_the_capabilities(void **state)
+{
+	char *dir = pc_fs_mkdtemp("test-wrap");
+	char *home = pc_fs_join(dir, "run/home"), *ws = pc_fs_join(dir, "run/ws");
+	char *run = pc_fs_join(dir, "run"), *tmp = pc_fs_join(dir, "tmp");
+	struct pc_sandbox sb = { .bwrap = (char *)"/usr/bin/bwrap",
+				 .strace = (char *)"/usr/bin/strace",
+				 .dir = dir, .tmp = tmp };
+	struct pc_sandbox_spec sp = { .workspace = ws, .plugin_dir = dir,
+				      .home = home, .tmpdir = "/", .cwd = ws };
+	struct pc_buf want = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	(void)state;
+	assert_int_equal(pc_fs_mkdir_p(home, NULL), 0);
+	assert_int_equal(pc_fs_mkdir_p(ws, NULL), 0);
+	assert_int_equal(pc_fs_mkdir_p(tmp, NULL), 0);
+	for (int caps = 0; caps < 4; caps++) {
+		struct pc_strvec w = PC_STRVEC_INIT;
+		struct pc_buf got = PC_BUF_INIT(PC_BUF_NOCAP);
+		size_t i = 0;
+
+		sp.network = caps & 1;
+		sp.write_workspace = caps & 2;
+		pc_sandbox_wrap(&sb, &sp, &w);
+		assert_string_equal(w.v[0], "/usr/bin/strace");
+		assert_string_equal(w.v[w.nr - 1], "--");
+		while (strcmp(w.v[i], "/usr/bin/bwrap"))
+			i++;
+		for (; i < w.nr; i++)
+			pc_buf_addf(&got, "%s ", w.v[i]);
+		pc_buf_reset(&want);
+		/* sorted by length, parents first: the plugin dir (ro),
+		 * HOME's parent (ro), the workspace, HOME (rw); the working
+		 * directory (the workspace) is shown already */
+		pc_buf_addf(&want,
+			    "/usr/bin/bwrap --die-with-parent --unshare-ipc %s--ro-bind / / --dev /dev --tmpfs /tmp "
+			    "--ro-bind %s %s --ro-bind %s %s %s %s %s --bind %s %s --chdir %s -- ",
+			    sp.network ? "" : "--unshare-net ", dir, dir, run, run,
+			    sp.write_workspace ? "--bind" : "--ro-bind", ws, ws,
+			    home, home, ws);
+		assert_string_equal(pc_buf_cstr(&got), pc_buf_cstr(&want));
+		pc_buf_release(&got);
+		pc_strvec_release(&w);
+	}
+	pc_buf_release(&want);
+	pc_fs_rm_rf(dir);
+	free(home);
+	free(ws);
+	free(run);
+	free(tmp);
+	free(dir);
+}
+
 /* --- pc_proc's wrapped runs, with /bin/sh as a stand-in wrapper that runs
  * the plugin as its one child --------------------------------------------- */
 
@@ -340,6 +396,7 @@ int main(void)
 		cmocka_unit_test(sandbox_parse_caps_the_lists),
 		cmocka_unit_test(sandbox_parse_signal),
 		cmocka_unit_test(sandbox_open_refuses_missing_tools),
+		cmocka_unit_test(sandbox_wrap_follows_the_capabilities),
 		cmocka_unit_test_setup_teardown(wrap_spawn_errors_come_first,
 						setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(wrap_timeout_kills_the_plugin,
