@@ -341,8 +341,9 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 		char *cwd = pc_fs_realpath(sp->cwd);
 		bool shown = false;
 
-		for (size_t i = 0; cwd && i < nb; i++)
-			shown = shown || under(cwd, b[i].path);
+		for (size_t i = 0; cwd && i < nb; i++) /* the real one */
+			shown = shown || (under(cwd, b[i].path) &&
+					  !strcmp(b[i].src, b[i].path));
 		if (cwd && !shown)
 			add_bind(b, &nb, "--ro-bind", NULL, cwd);
 		free(cwd);

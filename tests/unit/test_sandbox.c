@@ -203,6 +203,9 @@ static void sandbox_wrap_follows_the_capabilities(void **state)
 				 .dir = dir, .tmp = tmp };
 	struct pc_sandbox_spec sp = { .workspace = ws, .plugin_dir = dir,
 				      .home = home, .tmpdir = "/", .cwd = ws };
+	struct pc_sandbox_spec sp2 = { .plugin_dir = "/usr", .tmpdir = "/tmp",
+				       .cwd = ws, .network = true };
+	struct pc_strvec w2 = PC_STRVEC_INIT;
 	struct pc_buf want = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	(void)state;
@@ -237,6 +240,23 @@ static void sandbox_wrap_follows_the_capabilities(void **state)
 		pc_buf_release(&got);
 		pc_strvec_release(&w);
 	}
+	/* TMPDIR=/tmp shows the sandbox's own directory there: the working
+	 * directory under /tmp must still be bound */
+	pc_sandbox_wrap(&sb, &sp2, &w2);
+	pc_buf_reset(&want);
+	for (size_t i = 0; i < w2.nr; i++)
+		pc_buf_addf(&want, "%s ", w2.v[i]);
+	{
+		char *t = pc_xasprintf(" --bind %s /tmp ", tmp);
+		char *tail = pc_xasprintf(" --ro-bind %s %s --chdir %s -- ",
+					  ws, ws, ws);
+
+		assert_non_null(strstr(pc_buf_cstr(&want), t));
+		assert_non_null(strstr(pc_buf_cstr(&want), tail));
+		free(t);
+		free(tail);
+	}
+	pc_strvec_release(&w2);
 	pc_buf_release(&want);
 	pc_fs_rm_rf(dir);
 	free(home);
