@@ -264,13 +264,88 @@ bool pc_chatcli_json_check(const char *p, size_t n, char **errtext)
 	return ok;
 }
 
+static cJSON *build(struct scan *s);
+
+/* build_members - the members of the container at s->i ('{' or '['). */
+static cJSON *build_members(struct scan *s, bool obj)
+{
+	cJSON *o = obj ? cJSON_CreateObject() : cJSON_CreateArray();
+
+	s->i++;
+	for (skip_ws(s); peek(s) != (obj ? '}' : ']'); skip_ws(s)) {
+		cJSON *k = NULL, *v;
+
+		if (obj) {
+			size_t k0 = s->i;
+
+			scan_string(s);
+			k = cJSON_ParseWithLength((const char *)s->p + k0,
+						  s->i - k0);
+			skip_ws(s);
+			s->i++; /* ':' */
+		}
+		v = build(s);
+		if (!v || (obj && !k)) {
+			cJSON_Delete(k);
+			cJSON_Delete(v);
+			cJSON_Delete(o);
+			return NULL;
+		}
+		if (obj)
+			cJSON_AddItemToObject(o, k->valuestring, v);
+		else
+			cJSON_AddItemToArray(o, v);
+		cJSON_Delete(k);
+		skip_ws(s);
+		s->i += peek(s) == ',';
+	}
+	s->i++;
+	return o;
+}
+
+/* build - the tree of the valid JSON value at s->i, with Go's nesting
+ * limit (checked before) instead of cJSON's 1000 levels; strings go
+ * through cJSON one at a time. NULL for a string cJSON refuses (a lone
+ * surrogate). */
+static cJSON *build(struct scan *s)
+{
+	size_t v0;
+	char *num;
+	double d;
+	int c;
+
+	skip_ws(s);
+	c = peek(s);
+	if (c == '{' || c == '[')
+		return build_members(s, c == '{');
+	v0 = s->i;
+	scan_value(s, 0);
+	switch (c) {
+	case '"':
+		return cJSON_ParseWithLength((const char *)s->p + v0,
+					     s->i - v0);
+	case 't':
+		return cJSON_CreateTrue();
+	case 'f':
+		return cJSON_CreateFalse();
+	case 'n':
+		return cJSON_CreateNull();
+	default:
+		num = pc_xmemdup(s->p + v0, s->i - v0);
+		d = strtod(num, NULL);
+		free(num);
+		return cJSON_CreateNumber(d);
+	}
+}
+
 cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext)
 {
+	struct scan s = { (const unsigned char *)p, n, 0, NULL };
 	cJSON *v;
 
 	if (!pc_chatcli_json_check(p, n, errtext))
 		return NULL;
-	v = cJSON_ParseWithLength(p, n);
+	v = build(&s);
 	if (!v && errtext) /* lone surrogates: Go would substitute U+FFFD */
 		*errtext = pc_xstrdup("invalid character in string literal");
 	return v;

@@ -477,6 +477,47 @@ static void metadata_nesting_limits_are_go(void **state)
 	free(s);
 }
 
+/* A6/A7: JSON args nested deeper than cJSON's 1000 levels decode as in Go
+ * (limit 10000); an array value flattens to nothing when it holds only
+ * arrays. Past Go's limit the plugin is not run. */
+static void args_nesting_limits_are_go(void **state)
+{
+	static const size_t depth[] = { 10, 1001, 9999 };
+	struct pc_strvec argv = PC_STRVEC_INIT;
+	char *e = NULL, *s;
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof(depth) / sizeof(*depth); i++) {
+		size_t d = i < 3 ? depth[i] : 10000, k;
+
+		s = malloc(2 * d + 64);
+		assert_non_null(s);
+		k = (size_t)snprintf(s, 64, "{\"cmd\":\"x\",\"a\":");
+		memset(s + k, '[', d);
+		memset(s + k + d, ']', d);
+		k += 2 * d;
+		s[k++] = '}';
+		s[k] = '\0';
+		if (i < 3) { /* object + d arrays: at most 1 + 9999 */
+			assert_int_equal(pc_chatcli_args_to_argv(s, &argv, &e),
+					 0);
+			assert_null(e);
+			assert_int_equal(argv.nr, 1);
+			assert_string_equal(argv.v[0], "x");
+		} else {
+			assert_int_equal(pc_chatcli_args_to_argv(s, &argv, &e),
+					 PC_EINVAL);
+			assert_string_equal(
+				e,
+				"Args parsing error: invalid character '[' exceeded max depth");
+			free(e);
+			e = NULL;
+		}
+		pc_strvec_release(&argv);
+		free(s);
+	}
+}
+
 /* --- X5, O1 -----------------------------------------------------------------
  */
 
@@ -983,6 +1024,7 @@ int main(void)
 		T(json_errors_are_go_texts),
 		T(metadata_decodes_as_go),
 		T(metadata_nesting_limits_are_go),
+		T(args_nesting_limits_are_go),
 		T(timeout_parses_go_durations),
 		T(truncation_keeps_head_and_tail),
 		T(compression_threshold_follows_the_env),
