@@ -72,7 +72,11 @@ bool pc_chatcli_json_check(const char *p, size_t n, char **errtext);
 /* pc_chatcli_json_parse - parse Go-valid JSON into a new cJSON tree
  * (caller deletes), or NULL with *errtext (new string) set to Go's text.
  * Numbers are doubles, as Go's float64. Duplicate keys are kept in the
- * tree; users apply Go's "last wins" themselves. */
+ * tree; users apply Go's "last wins" themselves. Nesting is limited only
+ * as Go's scanner limits it (10000 open containers, "invalid character
+ * '[' exceeded max depth"), not by cJSON's parser. A lone surrogate in a
+ * string fails with "invalid character in string literal" (Go would
+ * substitute U+FFFD: a known difference). */
 cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext);
 
 /* pc_chatcli_json_decode_any - json.Unmarshal into an interface{} (A6,
