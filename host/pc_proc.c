@@ -30,6 +30,7 @@
 #define EXIT_POLL_MS 10		     /* waitid polling when pidfd is missing */
 #define SWEEP_ROUNDS 1000	     /* safety belt; a sweep needs ~3 */
 #define PF_EXITING   0x4	     /* task flag in /proc/<pid>/stat */
+#define HELPER_GRACE_MS 100	     /* wrapped: the tracer's time to finish */
 
 #ifndef PIDFD_SIGNAL_PROCESS_GROUP
 #define PIDFD_SIGNAL_PROCESS_GROUP (1U << 2) /* Linux 6.9 */
@@ -915,21 +916,73 @@ static void handle_round(struct run *run, const struct pollfd pfd[])
 		check_exit(run, WNOHANG);
 }
 
+/* helper_exe - 1: `pid` runs the wrapper's helper executable (the
+ * tracer); 0: another one; -1: its executable is gone (it is exiting). */
+static int helper_exe(const struct run *run, pid_t pid)
+{
+	char path[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return errno == ENOENT ? -1 : 0;
+	exe[n] = '\0';
+	return !strcmp(exe, run->o->wrap_helper);
+}
+
+/* is_helper - the tracer, or a process already exiting (its memory gone:
+ * the tracer once its tracees are); only with wrap_helper. */
+static bool is_helper(const struct run *run, pid_t pid)
+{
+	return run->o->wrap_helper && helper_exe(run, pid) != 0;
+}
+
+/* release_helpers - SIGKILL the wrapper's helpers among plugcheck's new
+ * children once the wrapper exited: the tracer keeps the plugin's stderr
+ * open for its own messages as long as any tracee lives, and a daemon the
+ * plugin left with no pipes must not hold the call open (the host sees
+ * EOF). Its tracees go on untraced until the sweep. */
+static void release_helpers(struct run *run)
+{
+	struct pidvec kids = { 0 };
+
+	if (read_pids("/proc/thread-self/children", &kids) == 0 && run->lone)
+		for (size_t i = 0; i < kids.nr; i++)
+			if (!pidvec_has(&run->before, kids.v[i]) &&
+			    helper_exe(run, kids.v[i]) == 1)
+				kill(kids.v[i], SIGKILL);
+	free(kids.v);
+}
+
 /* wait_phase - R5.6: one deadline over exit AND EOF on both pipes. Without
  * PC_PROC_STDIN_FIRST, stdin is fed from the same loop. */
 static int wait_phase(struct run *run, struct pc_err *err)
 {
 	int64_t deadline = pc_time_now_ms() + run->o->timeout_ms;
+	int64_t helpers = 0; /* wrapped: when to release the helpers */
 	bool draining = false; /* PC_PROC_DRAIN_AFTER_KILL, past the deadline */
 	struct pollfd pfd[NSLOTS];
 
 	for (;;) {
-		if (poll_round(run, pc_time_left_ms(deadline), pfd) < 0)
+		int64_t until = helpers > 0 && helpers < deadline ? helpers
+								 : deadline;
+
+		if (poll_round(run, pc_time_left_ms(until), pfd) < 0)
 			return pc_err_set_errno(err, PC_EIO, errno,
 						"cannot poll plugin pipes");
 		handle_round(run, pfd);
 		if (run->verdict)
 			return 0;
+		if (run->o->wrap_helper && run->exited && helpers >= 0) {
+			/* a grace for the tracer to log the last exits */
+			if (!helpers)
+				helpers = pc_time_now_ms() + HELPER_GRACE_MS;
+			else if (pc_time_now_ms() >= helpers) {
+				release_helpers(run);
+				helpers = -1;
+			}
+		}
 		if (run->exited && run->fd_out < 0 && run->fd_err < 0) {
 			set_verdict(run, draining ? PC_PROC_TIMEOUT
 						  : PC_PROC_EXITED);
@@ -956,23 +1009,6 @@ static int wait_phase(struct run *run, struct pc_err *err)
 }
 
 /* --- the sweep ---------------------------------------------------------- */
-
-/* is_helper - `pid` runs the wrapper's helper executable (the tracer). */
-static bool is_helper(const struct run *run, pid_t pid)
-{
-	char path[64], exe[PATH_MAX];
-	ssize_t n;
-
-	if (!run->o->wrap_helper)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return errno == ENOENT; /* its memory is gone: it is exiting
-					   (the tracer, once its tracees are) */
-	exe[n] = '\0';
-	return !strcmp(exe, run->o->wrap_helper);
-}
 
 /* is_wrapper_part - a process of the wrapper, not one the plugin left. */
 static bool is_wrapper_part(const struct run *run, pid_t pid)

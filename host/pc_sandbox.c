@@ -289,7 +289,8 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 		close(fd);
 	pc_strvec_push(wrap, sb->strace);
 	/* -D: the tracer is no ancestor of the plugin; -y: paths of fds;
-	 * -q: no attach messages on the plugin's stderr */
+	 * -q: no attach messages on the plugin's stderr; signals stay in
+	 * the trace, as "+++ killed by SIG..." is logged only for them */
 	pc_strvec_push(wrap, "-D");
 	pc_strvec_push(wrap, "-f");
 	pc_strvec_push(wrap, "-q");
@@ -297,8 +298,6 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 	pc_strvec_push(wrap, "--seccomp-bpf");
 	pc_strvec_push(wrap, "-s");
 	pc_strvec_push(wrap, "4096");
-	pc_strvec_push(wrap, "-e");
-	pc_strvec_push(wrap, "signal=none");
 	pc_strvec_push(wrap, "-e");
 	pc_strvec_push(wrap, trace_set);
 	pc_strvec_push(wrap, "-o");

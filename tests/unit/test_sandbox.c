@@ -407,6 +407,24 @@ static void wrap_leftovers_and_helpers(void **state)
 	free(pidfile);
 }
 
+/* A helper (the tracer) that outlives the wrapper and holds a pipe is
+ * killed shortly after the wrapper exits, so it cannot hold the call open
+ * until the deadline; here the helper stand-in holds stdout for 30 s. */
+static void wrap_helpers_are_released(void **state)
+{
+	struct fx *fx = *state;
+	char *helper = pc_fs_realpath(FAKE_PLUGIN);
+
+	fx->o.timeout_ms = 20000;
+	fx->o.wrap_helper = helper;
+	run_argv(fx, FAKE_PLUGIN, "bg-holds-stdout");
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_true(fx->r.wall_ms < 5000);
+	assert_int_equal(fx->r.leftover_processes, 0);
+	fx->o.wrap_helper = NULL;
+	free(helper);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +440,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wrap_timeout_kills_the_plugin,
 						setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(wrap_leftovers_and_helpers,
+						setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(wrap_helpers_are_released,
 						setup_fx, teardown_fx),
 	};
 
