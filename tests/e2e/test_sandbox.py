@@ -214,3 +214,22 @@ def test_run_sandbox(ctx):
     code, out, err = ctx.run("run", "--sandbox", scn, env={"PLUGCHECK_BWRAP": "/nonexistent/bwrap"})
     eq((code, out), (2, ""))
     assert err.startswith("plugcheck: --sandbox: PLUGCHECK_BWRAP="), err
+
+
+def test_daemon_is_a_leftover_not_a_timeout(ctx):
+    # the tracer keeps stderr open while a tracee lives; plugcheck releases
+    # it once bubblewrap exits, so the call ends as without the sandbox
+    for name in ("setsid-escapee", "double-fork"):
+        d = copy(ctx, name)
+        relax_timeout(d, 5000)
+        run_check(ctx, d, ["PC-PROC-001"], ["PC-PROC-003", "PC-HOOK-010"], extra=("--sandbox",))
+
+
+def test_death_by_signal_is_the_plugins(ctx):
+    # bubblewrap reports a death by signal N as exit 128 + N (R5.8)
+    d = copy(ctx, "crash-segv")
+    code, plain = ctx.json("fire", "pre_bash", d, env=CLEAN_ENV)
+    code2, sbx = ctx.json("fire", "pre_bash", d, "--sandbox", env=CLEAN_ENV)
+    eq((sbx["exit_code"], sbx["signal"], sbx["reason"], code2),
+       (plain["exit_code"], plain["signal"], plain["reason"], code))
+    eq(sbx["signal"], 11)
