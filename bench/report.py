@@ -41,7 +41,14 @@ def machine():
 
 
 def main():
-    build = sys.argv[1]
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(__doc__[__doc__.index("usage:"):])
+        sys.exit(0)
+    if not args or args[0].startswith("-") or any(a not in ("--quick", "--light") for a in args[1:]):
+        sys.stderr.write("usage: bench/report.py BUILD_DIR [--quick | --light]\n")
+        sys.exit(2)
+    build = args[0]
     quick = "--quick" in sys.argv
     light = "--light" in sys.argv
     pc = os.path.join(build, "plugcheck")
