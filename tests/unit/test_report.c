@@ -367,6 +367,46 @@ static void human_small_exact(void **state)
 	pc_report_release(&r);
 }
 
+/* Kinds are ordered by their most severe finding even when that finding
+ * comes after other kinds in the report (the grouping once used a
+ * quadratic pairwise scan; its replacement must keep this order). */
+static void human_groups_kinds_by_their_worst_finding(void **state)
+{
+	struct pc_report r = PC_REPORT_INIT;
+
+	(void)state;
+	r.path = pc_xstrdup("p");
+	r.name = pc_xstrdup("p");
+	r.loaded = true;
+	pc_findings_add(&r.findings, "PC-MAN-002", "plugin.json", "note first");
+	pc_findings_add_at(&r.findings, "PC-HOOK-002", "hook pre_bash",
+			   "warning second");
+	pc_findings_add(&r.findings, "PC-MAN-001", "plugin.json",
+			"warning third");
+	pc_findings_add(&r.findings, "PC-CAP-001", "plugin.json",
+			"note fourth");
+	assert_render(
+		&r, PC_REPORT_HUMAN,
+		"host: loaded p (p)\n"
+		"\n"
+		"PC-HOOK\n"
+		"  warning PC-HOOK-002 [R5.11] hook pre_bash: warning second\n"
+		"      fix: a zero timeout makes every call time out; raise timeout_ms or remove it to get the default\n"
+		"\n"
+		"PC-MAN\n"
+		"  warning PC-MAN-001 [R2.5] plugin.json: warning third\n"
+		"      fix: rename the directory or the plugin: install copies it to <root>/<name>, so paths differ after installation\n"
+		"  note PC-MAN-002 [§2.2, R12.2.1] plugin.json: note first\n"
+		"      fix: use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver\n"
+		"\n"
+		"PC-CAP\n"
+		"  note PC-CAP-001 [R3.3] plugin.json: note fourth\n"
+		"      fix: declare \"capabilities\" with exactly the inferred list so a future host that requires declarations keeps loading the plugin\n"
+		"\n"
+		"0 error(s), 2 warning(s), 2 note(s), 0 suppressed \xe2\x80\x94 PASS\n");
+	pc_report_release(&r);
+}
+
 static void passing_report_exact(void **state)
 {
 	struct pc_report r = PC_REPORT_INIT;
@@ -727,6 +767,7 @@ int main(void)
 		cmocka_unit_test(junit_small_exact),
 		cmocka_unit_test(tap_small_exact),
 		cmocka_unit_test(human_small_exact),
+		cmocka_unit_test(human_groups_kinds_by_their_worst_finding),
 		cmocka_unit_test(passing_report_exact),
 		cmocka_unit_test(junit_escapes_hostile_text),
 		cmocka_unit_test(json_escapes_hostile_text),
