@@ -1205,8 +1205,13 @@ static void finish(struct run *run)
 		for (size_t i = 0; i < run->inner.nr; i++)
 			kill(run->inner.v[i], SIGKILL);
 	}
-	if (!run->exited)
+	if (!run->exited) {
 		kill(run->pid, SIGKILL); /* the host's kill_on_drop */
+		/* wait for the zombie (SIGKILL cannot be caught), so that the
+		 * sweep can take its fast path: a timed-out hook otherwise
+		 * cost a scan of every process on the machine */
+		check_exit(run, 0);
+	}
 	run->r->wall_ms = now - run->t_spawn;
 	run->r->stdin_ms =
 		(run->t_in_closed >= 0 ? run->t_in_closed : now) - run->t_spawn;
