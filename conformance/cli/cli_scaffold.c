@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pc_buf.h"
 #include "pc_chatcli.h"
 #include "pc_cli_scaffold.h"
 #include "pc_exit.h"
@@ -117,12 +118,17 @@ int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
 	*p = (struct pc_scaffold_part){ .kind = kind, .name = name };
 	if (kind == PC_SCAFFOLD_HOOK) {
 		pt = pc_hook_point_parse(name);
-		if (pt < 0)
-			return fail(
-				msg,
-				pc_xasprintf(
-					"'%s' is not a hook point (see `plugcheck new --help`)",
-					name));
+		if (pt < 0) {
+			struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+			for (int i = 0; i < PC_HOOK_COUNT; i++)
+				pc_buf_addf(&b, "%s%s", i ? ", " : "",
+					    pc_hook_point_name((enum pc_hook_point)i));
+			fail(msg, pc_xasprintf("'%s' is not a hook point; the 18 are: %s",
+					       name, pc_buf_cstr(&b)));
+			pc_buf_release(&b);
+			return -1;
+		}
 		p->blocking = pc_hook_is_blocking((enum pc_hook_point)pt);
 		p->timeout_ms =
 			pc_hook_default_timeout_ms((enum pc_hook_point)pt);

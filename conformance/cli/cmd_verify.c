@@ -1,7 +1,10 @@
 /* cmd_verify.c - `plugcheck verify EXE`: ChatCLI's signature decision
  * (spec chatcli.md G5) with the host's exact texts, the newer upstream
  * verifier's status (§6.B) and which on-disk formats the files use. */
+#include <sys/stat.h>
+
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +27,8 @@ static const char usage[] =
 	"error text, then the newer upstream verifier's status (§6.B), the .sig\n"
 	"layout (head: the signature line alone; upstream: with §6.B's comment\n"
 	"lines; other) and how each trusted key file is read.\n\n"
-	"Exit: 0 the host loads it, 1 the host skips it, 2 usage.\n";
+	"Exit: 0 the host loads it, 1 the host skips it, 2 usage (or EXE is\n"
+	"not a regular file).\n";
 
 /* What verify found; strings owned. */
 struct found {
@@ -202,6 +206,26 @@ static int run(int argc, char **argv)
 		fputs(usage, stderr);
 		free(keys);
 		return PC_EXIT_USAGE;
+	}
+	{
+		/* the host only ever verifies files it found in its plugins
+		 * directory; "allowed unsigned" for a path that is not there
+		 * would be a false answer */
+		struct stat st;
+		const char *why = NULL;
+
+		if (stat(argv[optind], &st) < 0)
+			why = strerror(errno);
+		else if (!S_ISREG(st.st_mode))
+			why = "not a regular file";
+		if (why) {
+			fprintf(stderr,
+				"plugcheck verify: '%s': %s\n"
+				"Give the plugin executable; its signature is EXE.sig.\n",
+				argv[optind], why);
+			free(keys);
+			return PC_EXIT_USAGE;
+		}
 	}
 	if (!keys)
 		keys = pc_chatcli_default_keys();

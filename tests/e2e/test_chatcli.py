@@ -298,3 +298,16 @@ def test_both_signature_layouts(ctx):
     code, out = ctx.json("verify", exe, env=dict(e, CHATCLI_ALLOW_UNSIGNED_PLUGINS="true"))
     eq((code, out["loads"], out["upstream_status"], out["upstream_loads"], out["sig"]),
        (0, True, "unsigned", True, None))
+
+
+def test_verify_refuses_what_is_not_a_file(ctx):
+    # A missing path was answered "allowed unsigned ... -> load" under
+    # CHATCLI_ALLOW_UNSIGNED_PLUGINS=true (found in a fresh-user trial).
+    e = dict(CHATCLI_ALLOW_UNSIGNED_PLUGINS="true")
+    code, out, err = ctx.run("verify", os.path.join(ctx.tmp, "nope"), env=e)
+    eq((code, out, err), (2, "", "plugcheck verify: '%s': No such file or directory\n"
+                                 "Give the plugin executable; its signature is EXE.sig.\n"
+                                 % os.path.join(ctx.tmp, "nope")))
+    code, out, err = ctx.run("verify", ctx.tmp, env=e)
+    eq((code, err), (2, "plugcheck verify: '%s': not a regular file\n"
+                        "Give the plugin executable; its signature is EXE.sig.\n" % ctx.tmp))

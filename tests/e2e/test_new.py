@@ -80,3 +80,13 @@ def test_add_keeps_unrelated_manifest_bytes(ctx):
     eq(code, 1, err)
     code, out, err = ctx.run("check", d, "--repeat", "1", "--format", "json", timeout=280)
     eq(code, 0, out[-2000:])
+
+
+def test_unknown_hook_point_lists_the_18(ctx):
+    # The hint used to send the user to `new --help`, which does not list
+    # them (found in a fresh-user trial).
+    code, out, err = ctx.run("new", "x", "--hook", "pre_nothing")
+    eq((code, err.split("\n")[0] + "\n"), (2, "plugcheck: 'pre_nothing' is not a hook point; the 18 are: pre_bash, "
+                        "pre_write, pre_read, post_bash, post_write, post_read, session_start, "
+                        "session_stop, pre_compact, pre_turn, pre_input, pre_agent_start, "
+                        "pre_context, turn_start, turn_end, session_shutdown, pre_tool, post_tool\n"))
