@@ -121,6 +121,8 @@ def test_c_tree_built_with_make(ctx):
     eq(code, 1)
     eq(ids(out), ["PC-CHAT-050", "PC-CHAT-072"])
     eq(case(out, "manual install: make")["status"], "pass")
+    # documented as pass / fail; it was missing when it passed
+    eq(case(out, "manual install: cp")["status"], "pass")
     eq(out["name"], "@argv-echo")
     eq([l["as"] for l in out["loads"]], ["argv-echo"])
     eq(out["loaded"], True)
