@@ -291,14 +291,8 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 	for (int i = 1; i < n; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "--host") && i + 1 < n) {
-			host = argv[++i];
+		if (pc_cli_host_opt(argv, n, &i, &host))
 			continue;
-		}
-		if (!strncmp(a, "--host=", 7)) {
-			host = a + 7;
-			continue;
-		}
 		argv[w++] = argv[i];
 		if (takes_value(a) && i + 1 < n)
 			argv[w++] = argv[++i];

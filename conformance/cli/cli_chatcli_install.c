@@ -133,14 +133,8 @@ int pc_chatcli_install_route(int *argc, char **argv)
 	for (int i = 1; i < n; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "--host") && i + 1 < n) {
-			host = argv[++i];
+		if (pc_cli_host_opt(argv, n, &i, &host))
 			continue;
-		}
-		if (!strncmp(a, "--host=", 7)) {
-			host = a + 7;
-			continue;
-		}
 		argv[w++] = argv[i];
 		if (a[0] == '-' && a[1] && !strchr(a, '=') &&
 		    strcmp(a, "--strict") && strcmp(a, "--help") &&

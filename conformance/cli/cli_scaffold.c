@@ -177,6 +177,13 @@ int pc_cli_scaffold_check_tools(struct pc_cli_parts *ps, char **msg)
 	return 0;
 }
 
+int pc_cli_scaffold_usage(char *msg)
+{
+	fprintf(stderr, "plugcheck: %s\n", msg);
+	free(msg);
+	return PC_EXIT_USAGE;
+}
+
 /* Load the result with the host's loader: the declared capabilities must
  * be exactly the inferred ones. C plugins load only after `make`. */
 static void verify(const char *dir)

@@ -32,6 +32,21 @@ const char *pc_cli_output_path(const char *path)
 	return path && strcmp(path, "-") ? path : NULL;
 }
 
+bool pc_cli_host_opt(char **argv, int n, int *i, const char **host)
+{
+	const char *a = argv[*i];
+
+	if (!strcmp(a, "--host") && *i + 1 < n) {
+		*host = argv[++*i];
+		return true;
+	}
+	if (!strncmp(a, "--host=", 7)) {
+		*host = a + 7;
+		return true;
+	}
+	return false;
+}
+
 void pc_cli_print_json(cJSON *v)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);

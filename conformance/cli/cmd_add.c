@@ -35,13 +35,6 @@ static const struct option add_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_msg(char *msg)
-{
-	fprintf(stderr, "plugcheck: %s\n", msg);
-	free(msg);
-	return PC_EXIT_USAGE;
-}
-
 static int run_add(int argc, char **argv)
 {
 	struct pc_cli_parts ps = { .n = 0 };
@@ -88,17 +81,17 @@ static int run_add(int argc, char **argv)
 	else if (!strcmp(argv[optind], "command"))
 		kind = PC_SCAFFOLD_COMMAND;
 	else
-		return usage_msg(pc_xstrdup("add: use hook, tool or command"));
+		return pc_cli_scaffold_usage(pc_xstrdup("add: use hook, tool or command"));
 	if ((readonly && kind != PC_SCAFFOLD_TOOL) ||
 	    (prompt && kind != PC_SCAFFOLD_COMMAND))
-		return usage_msg(pc_xstrdup(
+		return pc_cli_scaffold_usage(pc_xstrdup(
 			"--readonly is for tools, --prompt for commands"));
 	if (pc_cli_scaffold_add_part(&ps, kind, argv[optind + 1], &msg))
-		return usage_msg(msg);
+		return pc_cli_scaffold_usage(msg);
 	ps.v[0].readonly = readonly;
 	ps.v[0].prompt = prompt;
 	if (pc_cli_scaffold_check_tools(&ps, &msg))
-		return usage_msg(msg);
+		return pc_cli_scaffold_usage(msg);
 	o.name = "";
 	o.dir = argv[optind + 2];
 	o.parts = ps.v;

@@ -76,19 +76,12 @@ static const struct option new_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_msg(char *msg)
-{
-	fprintf(stderr, "plugcheck: %s\n", msg);
-	free(msg);
-	return PC_EXIT_USAGE;
-}
-
 static int add_part(struct pc_cli_parts *ps, enum pc_scaffold_kind kind,
 		    const char *name)
 {
 	char *msg = NULL;
 
-	return pc_cli_scaffold_add_part(ps, kind, name, &msg) ? usage_msg(msg)
+	return pc_cli_scaffold_add_part(ps, kind, name, &msg) ? pc_cli_scaffold_usage(msg)
 							      : 0;
 }
 
@@ -129,13 +122,13 @@ static int parse_opt(int c, struct pc_cli_parts *ps, struct pc_scaffold_opts *o,
 		return 0;
 	case O_RO:
 		if (!last || last->kind != PC_SCAFFOLD_TOOL)
-			return usage_msg(
+			return pc_cli_scaffold_usage(
 				pc_xstrdup("--readonly must follow a --tool"));
 		last->readonly = true;
 		return 0;
 	case O_PROMPT:
 		if (!last || last->kind != PC_SCAFFOLD_COMMAND)
-			return usage_msg(
+			return pc_cli_scaffold_usage(
 				pc_xstrdup("--prompt must follow a --command"));
 		last->prompt = true;
 		return 0;
@@ -186,19 +179,19 @@ static int run_new(int argc, char **argv)
 	if (!strcmp(host, "chatcli"))
 		o.host = PC_SCAFFOLD_CHATCLI;
 	else if (strcmp(host, "catalyst"))
-		return usage_msg(pc_xasprintf(
+		return pc_cli_scaffold_usage(pc_xasprintf(
 			"--host '%s': use catalyst or chatcli", host));
 	if (o.host == PC_SCAFFOLD_CHATCLI && (ps.n || o.system_prompt))
-		return usage_msg(pc_xstrdup(
+		return pc_cli_scaffold_usage(pc_xstrdup(
 			"a ChatCLI plugin is one executable: --hook, --tool, --command, --oauth, --memory and --system-prompt are for --host catalyst"));
 	if (strcmp(o.lang, "sh") && strcmp(o.lang, "python") &&
 	    strcmp(o.lang, "c"))
-		return usage_msg(pc_xasprintf(
+		return pc_cli_scaffold_usage(pc_xasprintf(
 			"--lang '%s': use sh, python or c", o.lang));
 	o.name = argv[optind];
 	if (pc_cli_scaffold_plugin_name(o.host, o.name, ps.override, &msg) ||
 	    pc_cli_scaffold_check_tools(&ps, &msg))
-		return usage_msg(msg);
+		return pc_cli_scaffold_usage(msg);
 	if (!o.dir)
 		o.dir = dir = pc_xasprintf("./%s", o.name);
 	o.parts = ps.v;

@@ -23,6 +23,10 @@ int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
 /* pc_cli_output_path - NULL when PATH is "-" (standard output), else
  * PATH: `--output -` means stdout, as in most Unix tools. */
 const char *pc_cli_output_path(const char *path);
+/* pc_cli_host_opt - when argv[*i] is `--host VALUE` or `--host=VALUE`,
+ * point *host at VALUE (borrowed from argv), step *i past it and return
+ * true; else false. `n` is argc. */
+bool pc_cli_host_opt(char **argv, int n, int *i, const char **host);
 /* pc_cli_print_json - pretty-print `v` with a trailing newline to stdout
  * and delete it. */
 void pc_cli_print_json(cJSON *v);

@@ -49,6 +49,10 @@ int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
  * they get "override": true. */
 int pc_cli_scaffold_check_tools(struct pc_cli_parts *ps, char **msg);
 
+/* pc_cli_scaffold_usage - print "plugcheck: MSG" on stderr, free `msg`
+ * (owned, from the checks above) and return PC_EXIT_USAGE (2). */
+int pc_cli_scaffold_usage(char *msg);
+
 /* pc_cli_scaffold_run - find the templates and run pc_scaffold_add (add)
  * or pc_scaffold_new; print "  wrote DIR/PATH" per file on stdout and the
  * error on stderr; for a Catalyst plugin in sh or python, load the result
