@@ -286,6 +286,7 @@ out:
 int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 {
 	const char *host = NULL, *path = NULL;
+	bool sandbox = false;
 	int w = 1, n = *argc;
 
 	for (int i = 1; i < n; i++) {
@@ -298,6 +299,8 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 			argv[w++] = argv[++i];
 		else if (a[0] != '-' && !path)
 			path = a;
+		else if (!strcmp(a, "--sandbox"))
+			sandbox = true;
 	}
 	*argc = w;
 	argv[w] = NULL;
@@ -309,6 +312,15 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 	if (host ? !strcmp(host, "catalyst")
 		 : !path || pc_chatcli_detect(path) != PC_CONTRACT_CHATCLI)
 		return -1;
+	if (sandbox && !strcmp(cmd, "check")) {
+		/* the sandbox enforces Catalyst capabilities (catalyst-code.md
+		 * R3.1); an external ChatCLI plugin cannot declare any
+		 * (chatcli.md C1), so there is nothing to enforce */
+		fprintf(stderr,
+			"plugcheck: %s: --sandbox is for Catalyst Code plugins only; '%s' is a ChatCLI plugin, which declares no capabilities to enforce; fix: drop --sandbox\n",
+			cmd, path ? path : "PATH");
+		return PC_EXIT_USAGE;
+	}
 	return !strcmp(cmd, "lint") ? pc_chatcli_lint(*argc, argv)
 				    : pc_chatcli_check(*argc, argv);
 }

@@ -9,7 +9,11 @@
  * ChatCLI plugin (pc_chatcli_detect), run the ChatCLI command and return
  * its exit code. Otherwise return -1, having removed any `--host
  * catalyst` from argv (*argc adjusted), so the Catalyst parser sees the
- * command line it always did. A bad --host value returns PC_EXIT_USAGE. */
+ * command line it always did. A bad --host value returns PC_EXIT_USAGE,
+ * and so does `check --sandbox` on a ChatCLI plugin, with a message saying
+ * the sandbox is for Catalyst Code plugins only (it enforces declared
+ * capabilities, catalyst-code.md R3.1; ChatCLI plugins declare none,
+ * chatcli.md C1). */
 int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd);
 
 /* pc_chatcli_fire_call - `plugcheck fire call EXE --args TEXT`: one model
