@@ -233,3 +233,67 @@ def test_death_by_signal_is_the_plugins(ctx):
     eq((sbx["exit_code"], sbx["signal"], sbx["reason"], code2),
        (plain["exit_code"], plain["signal"], plain["reason"], code))
     eq(sbx["signal"], 11)
+
+
+DETACHING = """#!/bin/sh
+cat >/dev/null
+nohup sleep 777 </dev/null >/dev/null 2>&1 &
+echo '{"allow":true}'
+"""
+
+
+def test_detaching_hook_same_verdict_with_and_without_sandbox(ctx):
+    # A child that detaches with all its fds on /dev/null holds no pipe:
+    # the host sees EOF once sh exits (R5.6) and answers; the sandbox's
+    # tracer, which keeps its own copy of the plugin's stdio while any
+    # tracee lives, must not turn that into a timeout or a PC-PROC-003.
+    d = ctx.plugin("detach", {"name": "detach", "version": "1.0.0",
+                              "capabilities": ["execute_subprocess"],
+                              "hooks": {"pre_bash": {"script": "h", "timeout_ms": 5000}}},
+                   {"h": DETACHING})
+    args = ("fire", "pre_bash", d, "--args", '{"command":"ls"}')
+    code, plain = ctx.json(*args, env=CLEAN_ENV)
+    code2, sbx = ctx.json(*args, "--sandbox", env=CLEAN_ENV)
+    keys = ("outcome", "allow", "exit_code", "signal", "leftover_processes", "stdout")
+    eq([sbx[k] for k in keys], [plain[k] for k in keys])
+    eq((code2, code), (0, 0))
+    eq((plain["outcome"], plain["allow"], plain["leftover_processes"]), ("ok", True, 1))
+    assert sbx["duration_ms"] < 4000, sbx["duration_ms"]  # not the 5 s timeout
+    code, r = ctx.json("check", "--sandbox", "--repeat", "1", d, env=CLEAN_ENV)
+    ids = sorted(f["id"] for f in r["findings"])
+    assert "PC-PROC-001" in ids, ids
+    assert "PC-PROC-003" not in ids and "PC-HOOK-010" not in ids, ids
+    eq(code, 0, r["findings"])
+
+
+def test_child_holding_a_pipe_still_found_under_sandbox(ctx):
+    # the other side: a background child that really keeps stdout open
+    # holds the host's call until the timeout (R5.6), sandbox or not
+    for name in ("child-holds-stdout", "child-holds-stderr"):
+        d = copy(ctx, name)
+        relax_timeout(d, 2000)
+        r = run_check(ctx, d, ["PC-PROC-003"], ["PC-HOOK-010"], extra=("--sandbox",))
+        f = finding(r, "PC-PROC-003")
+        eq((f["severity"], f["where"]), ("error", "hook pre_bash"), name)
+
+
+def test_chatcli_plugin_is_told_the_sandbox_is_catalyst_only(ctx):
+    # the sandbox enforces declared capabilities (R3.1); an external ChatCLI
+    # plugin cannot declare any (chatcli.md C1): a usage error, not a run
+    d = os.path.join(ctx.tmp, "plugins")
+    os.mkdir(d)
+    p = os.path.join(d, "@x")
+    marker = os.path.join(ctx.tmp, "ran")
+    with open(p, "w") as f:
+        f.write("#!/bin/sh\ntouch %s\n[ \"$1\" = --metadata ] && { echo "
+                "'{\"name\":\"@x\",\"description\":\"d\",\"usage\":\"u\",\"version\":\"1\"}'; "
+                "exit 0; }\necho ok\n" % marker)
+    os.chmod(p, 0o755)
+    want = ("plugcheck: check: --sandbox is for Catalyst Code plugins only; '%s' is a "
+            "ChatCLI plugin, which declares no capabilities to enforce; fix: drop "
+            "--sandbox\n" % p)
+    for args in (("check", "--sandbox", p), ("check", p, "--format", "json", "--sandbox"),
+                 ("check", "--host", "chatcli", "--sandbox", p)):
+        code, out, err = ctx.run(*args, env={"HOME": ctx.tmp})
+        eq((code, out, err), (2, "", want), args)
+    assert not os.path.exists(marker), "the plugin ran"
