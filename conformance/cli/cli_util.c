@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -112,4 +113,35 @@ void pc_cli_kill_children(void)
 		kill((pid_t)pid, SIGKILL);
 	}
 	close(fd);
+}
+
+static volatile sig_atomic_t interrupted;
+
+/* SIGINT/SIGTERM/SIGHUP/SIGQUIT: stop after the current step, which ends now because its
+ * plugin tree is killed; the caller writes the report so far, incomplete. */
+static void on_interrupt(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	interrupted = 1;
+	pc_cli_kill_children();
+	errno = saved;
+}
+
+volatile sig_atomic_t *pc_cli_trap_interrupts(void)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt };
+
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	return &interrupted;
+}
+
+bool pc_cli_interrupted(void)
+{
+	return interrupted != 0;
 }

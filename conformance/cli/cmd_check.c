@@ -44,20 +44,6 @@ static const char usage[] =
 	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage\n"
 	"(or --sandbox cannot work here), 3 the plugin could not be loaded at all.\n";
 
-static volatile sig_atomic_t stop_flag;
-
-/* SIGINT/SIGTERM: stop after the current firing, which ends now because
- * its plugin tree is killed; the report so far is written, incomplete. */
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	stop_flag = 1;
-	pc_cli_kill_children();
-	errno = saved;
-}
-
 static void progress(void *ctx, const char *label)
 {
 	(void)ctx;
@@ -193,7 +179,6 @@ static int run_catalyst(int argc, char **argv)
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
 	cJSON *scn = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
 	int rc = parse(argc, argv, &c);
 
 	if (rc || (rc = load_config(&c))) {
@@ -218,9 +203,6 @@ static int run_catalyst(int argc, char **argv)
 		pc_strvec_release(&c.ignore);
 		return PC_EXIT_USAGE;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	so.sandbox = c.sandbox ? &sb : NULL;
 	so.path = c.path;
 	so.envp = environ;
@@ -229,7 +211,7 @@ static int run_catalyst(int argc, char **argv)
 	so.ignore = &c.ignore;
 	so.repeat = c.repeat;
 	so.jobs = c.jobs;
-	so.stop = &stop_flag;
+	so.stop = pc_cli_trap_interrupts();
 	if (isatty(2)) {
 		so.progress = progress;
 	}

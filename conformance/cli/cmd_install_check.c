@@ -122,6 +122,7 @@ static int run(int argc, char **argv)
 	c.io.suite.strict = c.strict;
 	c.io.suite.ignore = &c.ignore;
 	c.io.suite.repeat = c.repeat;
+	c.io.suite.stop = pc_cli_trap_interrupts();
 	if (pc_install_check_run(&c.io, &r, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = err.code == PC_EIO ? PC_EXIT_INTERNAL : PC_EXIT_USAGE;
@@ -133,6 +134,8 @@ static int run(int argc, char **argv)
 		rc = !r.loaded		    ? PC_EXIT_NOLOAD
 		     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
 					    : PC_EXIT_OK;
+		if (r.incomplete) /* interrupted (README "Ctrl-C") */
+			rc = PC_EXIT_INTERNAL;
 	}
 	pc_report_release(&r);
 out:

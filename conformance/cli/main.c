@@ -60,33 +60,31 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* SIGINT, SIGTERM, SIGHUP, SIGQUIT for every command: kill the plugin
- * trees first (they lead their own process groups), then let the command
- * finish: the exchange in progress ends as killed, its report is printed
- * and temporary files are removed. `check` installs its own handler that
- * also marks the report incomplete. */
-static void on_signal(int sig)
+/* interrupted - README "Ctrl-C": whatever the command printed was cut
+ * short, so the exit is 70 and stderr says so. */
+static int interrupted(int rc)
 {
-	int saved = errno;
-
-	(void)sig;
-	pc_cli_kill_children();
-	errno = saved;
+	if (!pc_cli_interrupted() || rc == PC_EXIT_USAGE)
+		return rc;
+	fputs("plugcheck: interrupted: the plugin tree was killed; the output "
+	      "above is incomplete\n",
+	      stderr);
+	return PC_EXIT_INTERNAL;
 }
 
 int main(int argc, char **argv)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction stop = { .sa_handler = on_signal };
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 	const struct pc_cmd *cmd;
 	struct stat st;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
-	sigemptyset(&stop.sa_mask);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		sigaction(stops[i], &stop, NULL);
+	/* SIGINT, SIGTERM, SIGHUP, SIGQUIT for every command: kill the
+	 * plugin trees (they lead their own process groups) and let the
+	 * command finish: the exchange in progress ends as killed, temporary
+	 * files are removed, and the exit is 70 (interrupted() below). */
+	pc_cli_trap_interrupts();
 	if (argc < 2) {
 		usage(stderr);
 		return PC_EXIT_USAGE;
@@ -102,10 +100,10 @@ int main(int argc, char **argv)
 	}
 	cmd = pc_cmd_find(argv[1]);
 	if (cmd)
-		return cmd->run(argc - 1, argv + 1);
+		return interrupted(cmd->run(argc - 1, argv + 1));
 	if (stat(argv[1], &st) == 0 || strchr(argv[1], '/')) {
 		argv[0] = (char *)"check";
-		return pc_cmd_check.run(argc, argv);
+		return interrupted(pc_cmd_check.run(argc, argv));
 	}
 	fprintf(stderr, "plugcheck: '%s' is not a command or a path\n", argv[1]);
 	usage(stderr);

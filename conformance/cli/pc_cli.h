@@ -2,6 +2,7 @@
 #ifndef PC_CLI_H
 #define PC_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -40,5 +41,16 @@ bool pc_cli_color(void);
  * so a terminal's Ctrl-C never reaches them). Async-signal-safe: only
  * open, read, kill and close. */
 void pc_cli_kill_children(void);
+/* pc_cli_trap_interrupts - install plugcheck's SIGINT, SIGTERM, SIGHUP
+ * and SIGQUIT handler
+ * (README "Ctrl-C"): on the signal it sets the returned flag and kills
+ * the plugin tree (pc_cli_kill_children), so the work in progress ends at
+ * once; the caller then stops, reports what it has marked incomplete and
+ * exits PC_EXIT_INTERNAL (70). Returns the flag (never NULL; 0 until a
+ * signal arrives); pass it as pc_suite_opts.stop. Calling it again
+ * re-installs the same handler. */
+volatile sig_atomic_t *pc_cli_trap_interrupts(void);
+/* pc_cli_interrupted - true once pc_cli_trap_interrupts' handler ran. */
+bool pc_cli_interrupted(void);
 
 #endif

@@ -108,9 +108,9 @@ def test_fire_hostile(ctx):
     assert not failures, "\n".join(failures)
 
 
-def interrupt(ctx, sig):
-    """Send `sig` to plugcheck while a 30 s hook hangs; the tree is killed
-    at once and the report so far is written, marked incomplete."""
+def interrupt(ctx, sig, cmd="check"):
+    """Send `sig` to `plugcheck CMD` while a 30 s hook hangs; the tree is
+    killed at once and the report so far is written, marked incomplete."""
     m = {"name": "slow", "version": "1.0.0",
          "hooks": {"pre_bash": {"script": "h", "timeout_ms": 30000},
                    "post_bash": {"script": "h", "timeout_ms": 30000}}}
@@ -118,8 +118,10 @@ def interrupt(ctx, sig):
     tmpd = os.path.join(ctx.tmp, "tmp-sig")
     os.mkdir(tmpd)
     report = os.path.join(ctx.tmp, "report.json")
-    p = subprocess.Popen([ctx.plugcheck, "check", d, "--format", "json", "--output", report],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    argv = [ctx.plugcheck, cmd, d, "--format", "json"]
+    if cmd == "check":
+        argv += ["--output", report]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env={**os.environ, "TMPDIR": tmpd})
     w = Watch(tmpd, "hostile-mark-slow", lambda: {p.pid})
     deadline = time.monotonic() + 30
@@ -128,13 +130,18 @@ def interrupt(ctx, sig):
     time.sleep(0.3)
     t0 = time.monotonic()
     p.send_signal(sig)
-    p.communicate(timeout=60)
+    out, err = p.communicate(timeout=60)
     w.stop()
     took = time.monotonic() - t0
     assert took < 10, f"plugcheck took {took:.1f} s to stop"
     assert p.returncode == 70, p.returncode
-    with open(report) as f:
-        r = json.load(f)
+    assert err.decode().endswith("plugcheck: interrupted: the plugin tree was killed; "
+                                 "the output above is incomplete\n"), err
+    if cmd == "check":
+        with open(report) as f:
+            r = json.load(f)
+    else:
+        r = json.loads(out)
     assert r["incomplete"] is True, r.get("incomplete")
     assert not any(c["classname"] == "plugcheck.hook.post_bash" for c in r["cases"])
     # The firing cut short by the interrupt is not judged: plugcheck killed
@@ -153,3 +160,9 @@ def test_sigterm_mid_run(ctx):
 
 def test_sigint_mid_run(ctx):
     interrupt(ctx, signal.SIGINT)
+
+
+def test_sigint_mid_install_check(ctx):
+    """install-check stops like check: no PC-HOOK-010 for the killed hook,
+    exit 70, report marked incomplete (fresh-user trial: exit 1 FAIL)."""
+    interrupt(ctx, signal.SIGINT, "install-check")
