@@ -408,3 +408,41 @@ def test_lifecycle_human_report(ctx):
                     "tell users to run /plugin-reload after toggling, or put text that must follow "
                     "the plugin's state in a pre_agent_start hook",
                     "turn completed; every scripted reply was used"])
+
+
+def test_sigint_while_hook_runs(ctx):
+    # README "Ctrl-C": the plugin tree is killed, the turn stops and says it
+    # was interrupted, exit 70 (fresh-user trial: "turn completed", exit 0).
+    import signal
+    import subprocess
+    import time
+    mark = os.path.join(ctx.tmp, "hook-running")
+    a = plugin(ctx, "a", points=["pre_bash"])
+    with open(os.path.join(a, "hooks", "pre_bash.sh"), "w") as f:
+        f.write("#!/bin/sh\ncat >/dev/null\ntouch '%s'\nexec sleep 4712\n" % mark)
+    ws = os.path.join(ctx.tmp, "ws")
+    os.makedirs(ws)
+    path = os.path.join(ctx.tmp, "script.json")
+    with open(path, "w") as f:
+        json.dump({"replies": [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "echo hi"}}]},
+            {"content": "done"}]}, f)
+    p = subprocess.Popen([ctx.plugcheck, "turn", path, a, "--workspace", ws],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ctx.tmp)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not os.path.exists(mark):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    eq(p.returncode, 70)
+    eq(err.decode().splitlines()[-1],
+       "plugcheck: interrupted: the plugin tree was killed; the output above is incomplete")
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if f.read() == b"sleep\x004712\x00":
+                    left.append(pid)
+        except OSError:
+            pass
+    eq(left, [])
