@@ -428,6 +428,7 @@ int pc_chatcli_fire_call(int argc, char **argv)
 		{ "call-file", required_argument, NULL, 'C' },
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "sandbox", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -456,6 +457,13 @@ int pc_chatcli_fire_call(int argc, char **argv)
 			sources++;
 		} else if (ch == 'w') {
 			ws = optarg;
+		} else if (ch == 'X') {
+			/* as `check --sandbox` on a ChatCLI plugin (chatcli.md
+			 * C1: nothing declared to enforce) */
+			fputs("plugcheck: fire call: --sandbox is for Catalyst Code plugins only; a ChatCLI plugin declares no capabilities to enforce; fix: drop --sandbox\n",
+			      stderr);
+			pc_buf_release(&file);
+			return PC_EXIT_USAGE;
 		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
 			if (ch == 'A' || ch == 'C')
 				fprintf(stderr, "plugcheck: cannot read %s\n",

@@ -247,6 +247,9 @@ def test_detaching_hook_same_verdict_with_and_without_sandbox(ctx):
     # the host sees EOF once sh exits (R5.6) and answers; the sandbox's
     # tracer, which keeps its own copy of the plugin's stdio while any
     # tracee lives, must not turn that into a timeout or a PC-PROC-003.
+    # The leftover count may differ: a traced call the daemon has pending
+    # when plugcheck releases the tracer fails with ENOSYS (docs/sandbox.md),
+    # so under load nohup can die before the sweep sees it.
     d = ctx.plugin("detach", {"name": "detach", "version": "1.0.0",
                               "capabilities": ["execute_subprocess"],
                               "hooks": {"pre_bash": {"script": "h", "timeout_ms": 5000}}},
@@ -254,14 +257,14 @@ def test_detaching_hook_same_verdict_with_and_without_sandbox(ctx):
     args = ("fire", "pre_bash", d, "--args", '{"command":"ls"}')
     code, plain = ctx.json(*args, env=CLEAN_ENV)
     code2, sbx = ctx.json(*args, "--sandbox", env=CLEAN_ENV)
-    keys = ("outcome", "allow", "exit_code", "signal", "leftover_processes", "stdout")
+    keys = ("outcome", "allow", "exit_code", "signal", "stdout", "reason")
     eq([sbx[k] for k in keys], [plain[k] for k in keys])
     eq((code2, code), (0, 0))
     eq((plain["outcome"], plain["allow"], plain["leftover_processes"]), ("ok", True, 1))
+    assert sbx["leftover_processes"] in (0, 1), sbx["leftover_processes"]
     assert sbx["duration_ms"] < 4000, sbx["duration_ms"]  # not the 5 s timeout
     code, r = ctx.json("check", "--sandbox", "--repeat", "1", d, env=CLEAN_ENV)
     ids = sorted(f["id"] for f in r["findings"])
-    assert "PC-PROC-001" in ids, ids
     assert "PC-PROC-003" not in ids and "PC-HOOK-010" not in ids, ids
     eq(code, 0, r["findings"])
 
@@ -296,4 +299,8 @@ def test_chatcli_plugin_is_told_the_sandbox_is_catalyst_only(ctx):
                  ("check", "--host", "chatcli", "--sandbox", p)):
         code, out, err = ctx.run(*args, env={"HOME": ctx.tmp})
         eq((code, out, err), (2, "", want), args)
+    code, out, err = ctx.run("fire", "call", p, "--sandbox", env={"HOME": ctx.tmp})
+    eq((code, out, err), (2, "", "plugcheck: fire call: --sandbox is for Catalyst Code "
+                          "plugins only; a ChatCLI plugin declares no capabilities to "
+                          "enforce; fix: drop --sandbox\n"))
     assert not os.path.exists(marker), "the plugin ran"
