@@ -274,6 +274,14 @@ static void worker(const struct pc__suite *s, const struct unit *u,
 	r.strict = s->r->strict;
 	if (pc__suite_dirs(&c, &err))
 		_exit(1);
+	/* Tell the parent where this worker's HOME/workspace/tmp are: a
+	 * worker that Ctrl-C kills cannot remove them (sweep_dirs does). */
+	{
+		char *where = pc_xasprintf("%s.dir", out);
+
+		pc_fs_write(where, c.tmp, strlen(c.tmp), NULL);
+		free(where);
+	}
 	run_unit(&c, u);
 	serialize(&c, &b);
 	rc = pc_fs_write(out, b.data, b.len, NULL) == 0 ? 0 : 1;
@@ -409,6 +417,21 @@ static void kill_orphans(void)
 	}
 }
 
+/* Remove the temporary directories of workers killed before they could
+ * (each named in jobs/N.dir; a finished worker already removed its own). */
+static void sweep_dirs(const struct pc__suite *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *where = pc_xasprintf("%s/jobs/%zu.dir", s->tmp, i);
+		struct pc_buf b = PC_BUF_INIT(4096);
+
+		if (pc_fs_read_capped(where, &b, NULL) == 0 && b.len)
+			pc_fs_rm_rf(pc_buf_cstr(&b));
+		pc_buf_release(&b);
+		free(where);
+	}
+}
+
 static size_t make_units(const struct pc__suite *s, struct unit *u)
 {
 	const struct pc_plugin *p = s->p;
@@ -472,6 +495,7 @@ void pc__suite_parallel(struct pc__suite *s, unsigned jobs)
 	if (merged < n)
 		s->r->incomplete = true;
 	kill_orphans();
+	sweep_dirs(s, n);
 	pc_fs_rm_rf(dir);
 	free(dir);
 	free(u);

@@ -114,8 +114,11 @@ def interrupt(ctx, sig, mark):
                                    "hooks": {"pre_bash": {"script": "s.sh", "timeout_ms": 600000},
                                              "pre_write": {"script": "s.sh", "timeout_ms": 600000}}},
                    {"s.sh": body})
+    tmpd = os.path.join(ctx.tmp, "tmp%d" % mark)
+    os.mkdir(tmpd)
     p = subprocess.Popen([ctx.plugcheck, "check", d, "-j", "2", "--format", "json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "TMPDIR": tmpd})
     deadline = time.monotonic() + 120  # both firings under way; generous on a loaded machine
     while len(marked([mark, mark + 1])) < 4 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -125,6 +128,9 @@ def interrupt(ctx, sig, mark):
     eq(p.returncode, 70, err)
     eq(json.loads(out)["incomplete"], True)
     eq(marked([mark, mark + 1]), [])
+    # The killed workers' HOME/workspace/tmp are gone too (a fresh-user
+    # trial found plugcheck-check-*/{workspace,tmp,home} left, 4 of 4 runs).
+    eq(os.listdir(tmpd), [])
 
 
 def test_sigint_with_jobs_leaves_nothing(ctx):
