@@ -217,11 +217,15 @@ static int write_report(const struct run_opts *o, cJSON *results)
 	}
 	if (o->fmt == PC_REPORT_HUMAN) {
 		pc_runner_print(out, results, o->repeat);
+		if (pc_cli_interrupted())
+			fputs("incomplete: the run was interrupted\n", out);
 	} else if (o->fmt == PC_REPORT_JSON) {
 		cJSON *doc = cJSON_CreateObject();
 		char *t;
 
 		cJSON_AddNumberToObject(doc, "plugcheck_run", 1);
+		if (pc_cli_interrupted())
+			cJSON_AddTrueToObject(doc, "incomplete");
 		cJSON_AddItemReferenceToObject(doc, "scenarios", results);
 		t = cJSON_Print(doc);
 		fprintf(out, "%s\n", t);
@@ -230,6 +234,7 @@ static int write_report(const struct run_opts *o, cJSON *results)
 	} else {
 		rep.path = pc_xstrdup("scenarios");
 		rep.loaded = true;
+		rep.incomplete = pc_cli_interrupted();
 		pc_runner_add_cases(results, &rep);
 		rc = pc_report_write(&rep, (enum pc_report_format)o->fmt, out,
 				     false);
@@ -340,8 +345,9 @@ static int run(int argc, char **argv)
 	ro.jobs = o.jobs;
 	ro.repeat = o.repeat;
 	ro.update = o.update;
+	ro.stop = pc_cli_trap_interrupts();
 	results = pc_runner_run(items, n, &ro);
-	if (o.update) {
+	if (o.update && !pc_cli_interrupted()) { /* no partial rewrite */
 		int w = pc_runner_apply_updates(results, &err);
 
 		if (w < 0)

@@ -2,11 +2,15 @@
  * checks; worker processes for -j. */
 #include "pc_runner.h"
 
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -964,6 +968,27 @@ static void build_env(struct run *r)
 		pc_strvec_pushf(&r->env, "%s=%s", k->string, k->valuestring);
 }
 
+
+/* In a `run -j` worker: the file that lists the worker's temporary
+ * directories, one a line, so the parent can remove them when Ctrl-C
+ * kills the worker before it could (NULL in-process). */
+static char *dirs_log;
+
+static void log_dir(const char *path)
+{
+	int fd;
+
+	if (!dirs_log || !path)
+		return;
+	fd = open(dirs_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, path, strlen(path)) < 0 || write(fd, "\n", 1) < 0) {
+		/* best effort: the directory is then left behind */
+	}
+	close(fd);
+}
+
 /* One run of `sc`: its steps array; *passed set. */
 static cJSON *run_once(const struct pc_scenario_file *f,
 		       const struct pc_scenario *sc,
@@ -982,6 +1007,8 @@ static cJSON *run_once(const struct pc_scenario_file *f,
 	r.vars = cJSON_CreateObject();
 	r.ws = pc_fs_mkdtemp("scn-ws");
 	r.home = pc_fs_mkdtemp("scn-home");
+	log_dir(r.ws);
+	log_dir(r.home);
 	if (!r.ws || !r.home) {
 		cJSON *s = cJSON_CreateObject();
 
@@ -1096,6 +1123,55 @@ static cJSON *died(const struct pc_run_item *it, const char *why)
 	return res;
 }
 
+static bool stopped(const struct pc_run_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+static void set_str(cJSON *o, const char *key, const char *v)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(o, key,
+						       cJSON_CreateString(v));
+	else
+		cJSON_AddStringToObject(o, key, v);
+}
+
+/* The result of an interrupted scenario: "skip", never judged; a step
+ * that failed because its plugin was killed is a "skip" too (steps that
+ * passed before the interrupt keep their status). */
+static cJSON *cut(cJSON *res, const char *why)
+{
+	cJSON *steps = cJSON_GetObjectItemCaseSensitive(res, "steps");
+
+	for (cJSON *st = steps ? steps->child : NULL; st; st = st->next)
+		if (strcmp(pc_runner_status(st), "pass")) {
+			set_str(st, "status", "skip");
+			set_str(st, "message", why);
+		}
+	set_str(res, "status", "skip");
+	set_str(res, "message", why);
+	return res;
+}
+
+static const char cut_during[] =
+	"interrupted: plugcheck was stopped during this scenario and killed "
+	"the plugin; not judged";
+static const char cut_before[] =
+	"interrupted: plugcheck was stopped before this scenario; not run";
+
+/* One scenario, or its "interrupted" skip when the run was stopped. */
+static cJSON *run_or_cut(const struct pc_run_item *it,
+			 const struct pc_run_opts *o)
+{
+	cJSON *res;
+
+	if (stopped(o))
+		return cut(died(it, ""), cut_before);
+	res = run_scenario(it, o);
+	return stopped(o) ? cut(res, cut_during) : res;
+}
+
 static void worker(const struct pc_run_item *items, size_t n,
 		   const struct pc_run_opts *o, unsigned k, unsigned jobs,
 		   const char *out)
@@ -1103,10 +1179,64 @@ static void worker(const struct pc_run_item *items, size_t n,
 	cJSON *arr = cJSON_CreateArray();
 	char *text;
 
+	dirs_log = pc_xasprintf("%s.dirs", out);
 	for (size_t i = k; i < n; i += jobs)
-		cJSON_AddItemToArray(arr, run_scenario(&items[i], o));
+		cJSON_AddItemToArray(arr, run_or_cut(&items[i], o));
 	text = cJSON_PrintUnformatted(arr);
 	_exit(text && pc_fs_write(out, text, strlen(text), NULL) == 0 ? 0 : 1);
+}
+
+/* After an interrupt killed the workers: kill their plugins, re-parented
+ * to plugcheck (a child subreaper), and remove the temporary directories
+ * the workers listed in DIR/K.json.dirs. */
+static void sweep_killed(const char *dir, unsigned jobs)
+{
+	for (int round = 0; round < 100; round++) {
+		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
+		bool any = false;
+		const char *p;
+
+		if (pc_fs_read_capped("/proc/thread-self/children", &b, NULL) < 0) {
+			pc_buf_release(&b);
+			break;
+		}
+		for (p = pc_buf_cstr(&b); *p;) {
+			char *end;
+			long pid = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			p = end;
+			if (pid <= 0)
+				continue;
+			any = true;
+			kill((pid_t)-pid, SIGKILL);
+			kill((pid_t)pid, SIGKILL);
+			while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		pc_buf_release(&b);
+		if (!any)
+			break;
+	}
+	for (unsigned k = 0; dir && k < jobs; k++) {
+		char *log = pc_xasprintf("%s/%u.json.dirs", dir, k);
+		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
+
+		if (pc_fs_read_capped(log, &b, NULL) == 0) {
+			char *line, *nl;
+
+			pc_buf_cstr(&b); /* NUL-terminates b.data */
+			line = b.data;
+			while (line && *line && (nl = strchr(line, '\n'))) {
+				*nl = 0;
+				pc_fs_rm_rf(line);
+				line = nl + 1;
+			}
+		}
+		pc_buf_release(&b);
+		free(log);
+	}
 }
 
 static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
@@ -1117,6 +1247,8 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 	char *dir = pc_fs_mkdtemp("run");
 
 	fflush(NULL);
+	/* the plugins of a worker Ctrl-C kills re-parent here (sweep_killed) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	for (unsigned k = 0; dir && k < jobs; k++) {
 		char *out = pc_xasprintf("%s/%u.json", dir, k);
 
@@ -1148,12 +1280,15 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 		pc_buf_release(&b);
 		free(out);
 	}
+	if (stopped(o))
+		sweep_killed(dir, jobs);
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(
 			all,
-			slot[i] ? slot[i]
-				: died(&items[i],
-				       "the worker process running this scenario died"));
+			slot[i]	      ? slot[i]
+			: stopped(o) ? cut(died(&items[i], ""), cut_during)
+				      : died(&items[i],
+					     "the worker process running this scenario died"));
 	if (dir) {
 		pc_fs_rm_rf(dir);
 		free(dir);
@@ -1175,7 +1310,7 @@ cJSON *pc_runner_run(const struct pc_run_item *items, size_t n,
 		return run_parallel(items, n, o, jobs);
 	all = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(all, run_scenario(&items[i], o));
+		cJSON_AddItemToArray(all, run_or_cut(&items[i], o));
 	return all;
 }
 

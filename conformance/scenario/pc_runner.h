@@ -20,6 +20,7 @@
 #ifndef PC_RUNNER_H
 #define PC_RUNNER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -45,12 +46,17 @@ struct pc_run_opts {
 	/* NULL, or every plugin script runs under this sandbox (borrowed;
 	 * plugcheck run/check --sandbox, pc_sandbox.h) */
 	const struct pc_sandbox *sandbox;
+	/* NULL, or a flag a signal handler sets (README "Ctrl-C"): no
+	 * scenario starts after it is set, and the one it cut short (its
+	 * plugin was killed) is not judged; both get status "skip" with a
+	 * message starting "interrupted:". */
+	volatile sig_atomic_t *stop;
 };
 
 #define PC_RUN_OPTS_INIT                                \
 	{                                               \
 		.repeat = 1, .update = false, .jobs = 1, \
-		.sandbox = NULL                          \
+		.sandbox = NULL, .stop = NULL             \
 	}
 
 /* pc_runner_run - run the `n` items; returns a new JSON array (caller

@@ -1,0 +1,80 @@
+"""Ctrl-C / SIGTERM to `plugcheck run` (README "Ctrl-C"): the plugin tree
+is killed, the scenario cut short is not judged, no later scenario runs,
+the report says incomplete and the exit is 70."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from e2e import eq
+
+CUT = "interrupted: plugcheck was stopped during this scenario and killed the plugin; not judged"
+BEFORE = "interrupted: plugcheck was stopped before this scenario; not run"
+LAST = "plugcheck: interrupted: the plugin tree was killed; the output above is incomplete"
+
+
+def sleepers(mark):
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if f.read() == b"sleep\x00%d\x00" % mark:
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def run_interrupted(ctx, fmt, mark, *extra):
+    started = os.path.join(ctx.tmp, "started-%s" % fmt)
+    d = ctx.plugin("slow-%s" % fmt, {"name": "slow-%s" % fmt, "version": "1.0.0",
+                                    "hooks": {"pre_bash": {"script": "h", "timeout_ms": 600000}}},
+                   {"h": "#!/bin/sh\ncat >/dev/null\ntouch '%s'\nexec sleep %d\n" % (started, mark)})
+    scn = os.path.join(ctx.tmp, "slow-%s.plugcheck.yaml" % fmt)
+    with open(scn, "w") as f:
+        f.write("plugcheck: 1\nplugins: [%s]\nscenarios:\n" % d)
+        for name in ("first", "second"):
+            f.write("  - name: %s\n    steps:\n      - fire: pre_bash\n"
+                    "        input: { command: ls }\n        expect: { verdict: allow }\n" % name)
+    tmpd = os.path.join(ctx.tmp, "tmp-%s" % fmt)
+    os.mkdir(tmpd)
+    p = subprocess.Popen([ctx.plugcheck, "run", scn, "--format", fmt, *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "TMPDIR": tmpd})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not os.path.exists(started):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    eq(p.returncode, 70, err)
+    eq(err.decode().splitlines()[-1], LAST)
+    eq(sleepers(mark), [])
+    eq(os.listdir(tmpd), [])
+    return out.decode()
+
+
+def test_sigint_run_json(ctx):
+    doc = json.loads(run_interrupted(ctx, "json", 4741))
+    eq(doc["incomplete"], True)
+    eq([(s["name"], s["status"], s["message"]) for s in doc["scenarios"]],
+       [("first", "skip", CUT), ("second", "skip", BEFORE)])
+
+
+def test_sigint_run_human(ctx):
+    out = run_interrupted(ctx, "human", 4742)
+    assert out.endswith("incomplete: the run was interrupted\n"), out
+    assert "FAIL" not in out, out
+
+
+def test_sigint_run_junit(ctx):
+    out = run_interrupted(ctx, "junit", 4743)
+    assert "interrupted" in out, out
+    assert "<failure" not in out, out
+
+
+def test_sigint_run_jobs(ctx):
+    doc = json.loads(run_interrupted(ctx, "json", 4744, "-j", "2"))
+    eq(doc["incomplete"], True)
+    eq([(s["name"], s["status"], s["message"]) for s in doc["scenarios"]],
+       [("first", "skip", CUT), ("second", "skip", CUT)])
