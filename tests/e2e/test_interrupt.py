@@ -78,3 +78,22 @@ def test_sigint_run_jobs(ctx):
     eq(doc["incomplete"], True)
     eq([(s["name"], s["status"], s["message"]) for s in doc["scenarios"]],
        [("first", "skip", CUT), ("second", "skip", CUT)])
+
+
+def test_sigint_fire(ctx):
+    # fire used to exit 1 (a DENY by signal 9) after Ctrl-C; now 70, and
+    # stderr says the output is incomplete.
+    started = os.path.join(ctx.tmp, "started-fire")
+    d = ctx.plugin("fire-slow", {"name": "fire-slow", "version": "1.0.0",
+                                 "hooks": {"pre_bash": {"script": "h", "timeout_ms": 600000}}},
+                   {"h": "#!/bin/sh\ncat >/dev/null\ntouch '%s'\nexec sleep 4752\n" % started})
+    p = subprocess.Popen([ctx.plugcheck, "fire", "pre_bash", d, "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not os.path.exists(started):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    eq((p.returncode, json.loads(out)["signal"]), (70, 9))
+    eq(err.decode().splitlines()[-1], LAST)
+    eq(sleepers(4752), [])
