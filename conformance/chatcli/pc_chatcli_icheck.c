@@ -740,7 +740,7 @@ int pc_chatcli_icheck_run(const struct pc_chatcli_icheck_opts *o,
 	struct pc_chatcli_install_opts io = { 0 };
 	struct pc_chatcli_install in = PC_CHATCLI_INSTALL_INIT;
 	char *go = NULL;
-	bool installed = false;
+	bool installed = false, gotmp;
 	int rc;
 
 	if (!def.build_timeout_ms)
@@ -762,9 +762,24 @@ int pc_chatcli_icheck_run(const struct pc_chatcli_icheck_opts *o,
 	io.no_build = !go;
 	io.clone_timeout_ms = io.build_timeout_ms = def.build_timeout_ms;
 	logf_(&c, "install: /plugin install %s", def.source);
+	/* go's own work dirs inside ours, so a go build Ctrl-C kills leaves
+	 * no $TMPDIR/go-build* behind (a user's GOTMPDIR is kept) */
+	gotmp = !getenv("GOTMPDIR") && setenv("GOTMPDIR", c.tmp, 1) == 0;
 	rc = pc_chatcli_install(&io, &in, err);
+	if (gotmp)
+		unsetenv("GOTMPDIR");
 	if (rc)
 		goto out;
+	if (def.stop && *def.stop) {
+		r->incomplete = true;
+		logf_(&c, "  interrupted: plugcheck was stopped during the install");
+		add_case(&c, "install", PC_CASE_SKIP,
+			 "interrupted: plugcheck was stopped during the install and killed git/go; not judged",
+			 NULL, NULL);
+		free(r->path);
+		r->path = pc_xstrdup(def.source);
+		goto out;
+	}
 	report_install(&c, &in);
 	if (in.stage >= PC_CHATCLI_INSTALL_BUILD)
 		installed = judge_build(&c, &in);

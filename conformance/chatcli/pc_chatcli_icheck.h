@@ -38,6 +38,7 @@
 #ifndef PC_CHATCLI_ICHECK_H
 #define PC_CHATCLI_ICHECK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,6 +55,11 @@ struct pc_chatcli_icheck_opts {
 				     CHATCLI_ALLOW_UNSIGNED_PLUGINS */
 	int64_t build_timeout_ms; /* clone, make and go build each; 0: 600 s */
 	int64_t probe_timeout_ms; /* 0: 10 s */
+	/* NULL, or a flag a signal handler sets after killing git/go
+	 * (README "Ctrl-C"): an install it cut short is not judged (no
+	 * PC-CHAT-072); the report gets a skipped "install" case
+	 * "interrupted: ..." and r->incomplete. */
+	volatile sig_atomic_t *stop;
 };
 
 /* pc_chatcli_icheck_is_source - `src` is what install-check treats as a

@@ -101,6 +101,7 @@ static int run(int argc, char **argv)
 	r.strict = c.strict;
 	for (size_t i = 0; i < c.ignore.nr; i++)
 		pc_strvec_push(&r.suppressed_ids, c.ignore.v[i]);
+	c.io.stop = pc_cli_trap_interrupts();
 	if (pc_chatcli_icheck_run(&c.io, &r, &log, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = PC_EXIT_INTERNAL;
@@ -115,7 +116,8 @@ static int run(int argc, char **argv)
 			    c.fmt == PC_REPORT_HUMAN && pc_cli_color()))
 		rc = PC_EXIT_INTERNAL;
 	else
-		rc = !r.name		    ? PC_EXIT_NOLOAD
+		rc = r.incomplete	    ? PC_EXIT_INTERNAL /* Ctrl-C */
+		     : !r.name		    ? PC_EXIT_NOLOAD
 		     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
 					    : PC_EXIT_OK;
 out:

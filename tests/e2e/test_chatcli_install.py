@@ -255,3 +255,37 @@ def test_go_tree(ctx):
     code, text, _ = ctx.run("install-check", f"file://{d}/tree/main/plugins/gohello", timeout=600)
     assert "    0 ms  reload (/plugin install)" in text, text
     assert "   500 ms  reload (watcher, 500 ms after the last event)" in text, text
+
+
+def test_sigint_during_go_build(ctx):
+    # README "Ctrl-C": a build plugcheck killed is not the plugin's fault
+    # (fresh-user trial: PC-CHAT-072 "fails: signal: killed", exit 3).
+    import json
+    import signal
+    import time
+    d = go_repo(ctx)
+    bare(ctx, d)
+    started = os.path.join(ctx.tmp, "go-started")
+    go = os.path.join(ctx.tmp, "slow-go")
+    with open(go, "w") as f:
+        f.write("#!/bin/sh\ntouch '%s'\nexec sleep 4761\n" % started)
+    os.chmod(go, 0o755)
+    tmpd = os.path.join(ctx.tmp, "tmp-int")
+    os.mkdir(tmpd)
+    p = subprocess.Popen([ctx.plugcheck, "install-check", f"file://{d}/tree/main/plugins/gohello",
+                          "--go", go, "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "TMPDIR": tmpd})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not os.path.exists(started):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    eq(p.returncode, 70, err)
+    eq(err.decode().splitlines()[-1],
+       "plugcheck: interrupted: the plugin tree was killed; the output above is incomplete")
+    r = json.loads(out)
+    eq((r["incomplete"], ids(r)), (True, []))
+    eq((case(r, "install")["status"], case(r, "install")["message"]),
+       ("skip", "interrupted: plugcheck was stopped during the install and killed git/go; not judged"))
+    eq(os.listdir(tmpd), [])
