@@ -388,14 +388,17 @@ static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
 			       f.v[i].rule->fix);
 		if (has_plugin_error(t))
 			printf("a plugin named by --enable or --disable does not exist\n");
-		printf("%s%s\n",
-		       consumed && t->completed
-			       ? "turn completed; every scripted reply was used"
-			       : (t->completed ? "turn completed; "
-					       : "turn did not complete; "),
-		       consumed && t->completed
-			       ? ""
-			       : (why ? why : "every scripted reply was used"));
+		if (pc_cli_interrupted())
+			printf("turn interrupted: plugcheck was stopped and killed the plugin; not judged\n");
+		else
+			printf("%s%s\n",
+			       consumed && t->completed
+				       ? "turn completed; every scripted reply was used"
+				       : (t->completed ? "turn completed; "
+						       : "turn did not complete; "),
+			       consumed && t->completed
+				       ? ""
+				       : (why ? why : "every scripted reply was used"));
 	}
 	free(why);
 	pc_findings_release(&f);
@@ -429,7 +432,7 @@ static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
 {
 	struct pc_err err = PC_ERR_INIT;
 
-	for (size_t i = 0; i < c->nsteps; i++) {
+	for (size_t i = 0; i < c->nsteps && !pc_cli_interrupted(); i++) {
 		const struct step *s = &c->steps[i];
 
 		pc_err_clear(&err);
@@ -451,7 +454,7 @@ static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
 			break;
 		}
 	}
-	if (!c->turned)
+	if (!c->turned && !pc_cli_interrupted())
 		pc_turn_run(t, &c->o, "hello", &err);
 }
 

@@ -435,6 +435,8 @@ def test_sigint_while_hook_runs(ctx):
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     eq(p.returncode, 70)
+    eq(out.decode().splitlines()[-1],
+       "turn interrupted: plugcheck was stopped and killed the plugin; not judged")
     eq(err.decode().splitlines()[-1],
        "plugcheck: interrupted: the plugin tree was killed; the output above is incomplete")
     left = []
