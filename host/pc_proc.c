@@ -1168,6 +1168,30 @@ static void sweep(struct run *run)
 	free(seen.v);
 }
 
+void pc_proc_kill_orphans(void)
+{
+	for (int round = 0; round < 100; round++) {
+		struct pidvec kids = { 0 };
+
+		if (read_pids("/proc/thread-self/children", &kids) < 0 ||
+		    !kids.nr) {
+			free(kids.v);
+			return;
+		}
+		for (size_t i = 0; i < kids.nr; i++) {
+			pid_t pid = kids.v[i];
+
+			if (pid <= 1)
+				continue;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		free(kids.v);
+	}
+}
+
 /* --- pc_proc_run -------------------------------------------------------- */
 
 static int run_phases(struct run *run, struct pc_err *err)

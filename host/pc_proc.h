@@ -258,6 +258,15 @@ struct pc_proc_result {
 int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 		struct pc_err *err);
 
+/* pc_proc_kill_orphans - SIGKILL every child of the calling thread (read
+ * from /proc/thread-self/children) and the process group each one leads,
+ * reap them, and repeat until a round finds none, at most 100 rounds: what
+ * a killed worker's plugins leave re-parented to plugcheck, a child
+ * subreaper. For the parent of `check -j` / `run -j` workers after an
+ * interrupt, when no other child of that thread may survive. Not
+ * async-signal-safe (it allocates). Without /proc it does nothing. */
+void pc_proc_kill_orphans(void);
+
 /* pc_proc_result_release - free the buffers of `r`. */
 void pc_proc_result_release(struct pc_proc_result *r);
 /* pc_proc_opts_release - free argv and env of `o`. */

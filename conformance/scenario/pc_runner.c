@@ -1191,34 +1191,7 @@ static void worker(const struct pc_run_item *items, size_t n,
  * the workers listed in DIR/K.json.dirs. */
 static void sweep_killed(const char *dir, unsigned jobs)
 {
-	for (int round = 0; round < 100; round++) {
-		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
-		bool any = false;
-		const char *p;
-
-		if (pc_fs_read_capped("/proc/thread-self/children", &b, NULL) < 0) {
-			pc_buf_release(&b);
-			break;
-		}
-		for (p = pc_buf_cstr(&b); *p;) {
-			char *end;
-			long pid = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			p = end;
-			if (pid <= 0)
-				continue;
-			any = true;
-			kill((pid_t)-pid, SIGKILL);
-			kill((pid_t)pid, SIGKILL);
-			while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
-				;
-		}
-		pc_buf_release(&b);
-		if (!any)
-			break;
-	}
+	pc_proc_kill_orphans();
 	for (unsigned k = 0; dir && k < jobs; k++) {
 		char *log = pc_xasprintf("%s/%u.json.dirs", dir, k);
 		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);

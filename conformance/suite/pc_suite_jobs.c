@@ -382,40 +382,6 @@ static void merge_unit(struct pc__suite *s, struct unit *u, size_t i)
 	free(path);
 }
 
-/* Kill whatever is still plugcheck's child once the workers are gone:
- * plugins of a worker killed mid-firing, re-parented here. */
-static void kill_orphans(void)
-{
-	for (int round = 0; round < 100; round++) {
-		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
-		bool any = false;
-		const char *p;
-
-		if (pc_fs_read_capped("/proc/thread-self/children", &b, NULL) < 0) {
-			pc_buf_release(&b);
-			return;
-		}
-		p = pc_buf_cstr(&b);
-		while (*p) {
-			char *end;
-			long pid = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			p = end;
-			if (pid <= 0)
-				continue;
-			any = true;
-			kill((pid_t)-pid, SIGKILL);
-			kill((pid_t)pid, SIGKILL);
-			while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
-				;
-		}
-		pc_buf_release(&b);
-		if (!any)
-			return;
-	}
-}
 
 /* Remove the temporary directories of workers killed before they could
  * (each named in jobs/N.dir; a finished worker already removed its own). */
@@ -494,7 +460,7 @@ void pc__suite_parallel(struct pc__suite *s, unsigned jobs)
 	}
 	if (merged < n)
 		s->r->incomplete = true;
-	kill_orphans();
+	pc_proc_kill_orphans();
 	sweep_dirs(s, n);
 	pc_fs_rm_rf(dir);
 	free(dir);
