@@ -125,6 +125,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pc_serde_parse((const char *)data, size, &v, &err))
 		return 0;
 	a = pc_serde_to_string(v);
+	/* serde_json with raw_value (the host's build): an object whose
+	 * first key is the RawValue token is not an object when parsed. The
+	 * printer sorts keys and '$' sorts first, so an object holding that
+	 * key prints as text that does not parse back as itself - in serde_json
+	 * too (docs/serde-fidelity.md). Found by this target in CI. */
+	if (strstr(a, "{\"$serde_json::private::RawValue\"")) {
+		free(a);
+		cJSON_Delete(v);
+		return 0;
+	}
 	if (pc_serde_parse(a, strlen(a), &w, &err)) {
 		fprintf(stderr, "printed text does not parse: %s\n%s\n",
 			err.msg, a);
