@@ -216,13 +216,18 @@ def test_run_sandbox(ctx):
     assert err.startswith("plugcheck: --sandbox: PLUGCHECK_BWRAP="), err
 
 
-def test_daemon_is_a_leftover_not_a_timeout(ctx):
+def test_daemon_is_not_a_timeout(ctx):
     # the tracer keeps stderr open while a tracee lives; plugcheck releases
-    # it once bubblewrap exits, so the call ends as without the sandbox
+    # it once bubblewrap exits, so the call ends as without the sandbox.
+    # Whether the daemon is still alive to be counted (PC-PROC-001) is
+    # not asserted: once strace is gone its traced calls fail with ENOSYS
+    # and the daemon may die first (docs/sandbox.md; setsid-escapee had no
+    # PC-PROC-001 in one CI run). run_check still asserts that nothing is
+    # left behind.
     for name in ("setsid-escapee", "double-fork"):
         d = copy(ctx, name)
         relax_timeout(d, 5000)
-        run_check(ctx, d, ["PC-PROC-001"], ["PC-PROC-003", "PC-HOOK-010"], extra=("--sandbox",))
+        run_check(ctx, d, [], ["PC-PROC-003", "PC-HOOK-010"], extra=("--sandbox",))
 
 
 def test_death_by_signal_is_the_plugins(ctx):
