@@ -374,6 +374,19 @@ int pc_mock_reply(struct pc_mock *m, const cJSON *messages, const cJSON *tools,
 	return 0;
 }
 
+int pc_mock_turn_model(void *ctx, const cJSON *messages, const cJSON *tools,
+		       cJSON **reply, struct pc_err *err)
+{
+	int status = 0;
+	int rc = pc_mock_reply(ctx, messages, tools, reply, &status, err);
+
+	if (rc == 0 && !*reply)
+		return pc_err_set(err, PC_EIO,
+				  "model request failed: HTTP status %d",
+				  status);
+	return rc;
+}
+
 bool pc_mock_consumed(const struct pc_mock *m, char **why)
 {
 	int total = cJSON_GetArraySize(m->replies);

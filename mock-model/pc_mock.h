@@ -67,6 +67,13 @@ int pc_mock_reply(struct pc_mock *m, const cJSON *messages, const cJSON *tools,
 /* pc_mock_consumed - true when every scripted reply was used; otherwise
  * *why (may be NULL) gets a new string such as "2 of 5 scripted replies
  * were not used". Caller frees. */
+/* pc_mock_turn_model - pc_mock_reply shaped as the turn engine's model
+ * callback (struct pc_turn_opts.model): `ctx` is the struct pc_mock.
+ * A scripted HTTP fault becomes PC_EIO "model request failed: HTTP status
+ * N"; other errors are pc_mock_reply's. *reply is new (caller frees). */
+int pc_mock_turn_model(void *ctx, const cJSON *messages, const cJSON *tools,
+		       cJSON **reply, struct pc_err *err);
+
 bool pc_mock_consumed(const struct pc_mock *m, char **why);
 
 /* pc_mock_requests - the recorded requests, an array of

@@ -175,19 +175,6 @@ bad:
 	return PC_EXIT_USAGE;
 }
 
-static int model_fn(void *ctx, const cJSON *messages, const cJSON *tools,
-		    cJSON **reply, struct pc_err *err)
-{
-	int status = 0;
-	int rc = pc_mock_reply(ctx, messages, tools, reply, &status, err);
-
-	if (rc == 0 && !*reply)
-		return pc_err_set(err, PC_EIO,
-				  "model request failed: HTTP status %d",
-				  status);
-	return rc;
-}
-
 static int load_all(char **paths, int n, struct pc_plugin ***out)
 {
 	struct pc_manifest_env env = pc_cli_manifest_env();
@@ -498,7 +485,7 @@ static int run(int argc, char **argv)
 	c.o.host = &host;
 	c.o.plugins = ps;
 	c.o.nplugins = (size_t)(argc - optind - 1);
-	c.o.model = model_fn;
+	c.o.model = pc_mock_turn_model;
 	c.o.model_ctx = m;
 	run_steps(&c, &t, argv + optind + 1, (size_t)(argc - optind - 1), &ps);
 	pc_turn_shutdown(&t, &c.o);

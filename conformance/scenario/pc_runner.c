@@ -608,19 +608,6 @@ static bool run_fire(struct run *r, const struct pc_step *s, cJSON **doc_out)
 
 /* ---- turn steps ---- */
 
-static int turn_model(void *ctx, const cJSON *messages, const cJSON *tools,
-		      cJSON **reply, struct pc_err *err)
-{
-	int status = 0;
-	int rc = pc_mock_reply(ctx, messages, tools, reply, &status, err);
-
-	if (rc == 0 && !*reply)
-		return pc_err_set(err, PC_EIO,
-				  "model request failed: HTTP status %d",
-				  status);
-	return rc;
-}
-
 /* The host and the plugins of the scenario's turns, set up by its first
  * turn step and kept (with the conversation) until the run ends. An
  * untrusted project plugin is skipped, as the host skips it (R1.7). */
@@ -668,7 +655,7 @@ static void turn_teardown(struct run *r)
 		o.host = &r->host;
 		o.plugins = r->plugins;
 		o.nplugins = r->nplugins;
-		o.model = turn_model;
+		o.model = pc_mock_turn_model;
 		pc_turn_shutdown(&r->turn, &o);
 		pc_host_release(&r->host);
 	}
@@ -772,7 +759,7 @@ static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	o.host = &r->host;
 	o.plugins = r->plugins;
 	o.nplugins = r->nplugins;
-	o.model = turn_model;
+	o.model = pc_mock_turn_model;
 	o.model_ctx = m;
 	o.images = s->turn.images;
 	o.vision = s->turn.vision;
