@@ -556,6 +556,28 @@ static const char *child_path(const struct pc_strvec *env)
 	return DEFAULT_PATH;
 }
 
+/* absent - 0 when `path` (relative to `cwd`, the child's working
+ * directory) names something exec could try, else the errno its lookup
+ * gives. stat() resolves a path exactly as execve() does before it looks
+ * at the file, so a candidate it cannot find would fail execve() with the
+ * same errno: spawn_search() skips those without starting a process (a
+ * failed posix_spawn still clones and exits one child). Only candidates
+ * that exist are spawned, so their errno (EACCES, ENOEXEC, ...) stays the
+ * kernel's own. */
+static int absent(const char *path, const char *cwd)
+{
+	char *full = NULL;
+	struct stat st;
+	int rc = 0;
+
+	if (path[0] != '/' && cwd)
+		path = full = pc_xasprintf("%s/%s", cwd, path);
+	if (stat(path, &st) < 0)
+		rc = errno;
+	free(full);
+	return rc;
+}
+
 /* spawn_search - what the host's Command does for a bare program name once
  * the environment was cleared: fork + execvp with `environ` set to the
  * child's, i.e. glibc's PATH walk over the CHILD's PATH. Returns 0 or the
@@ -578,9 +600,12 @@ static int spawn_search(struct run *run, struct spawn_ctx *sc)
 		cand = end == p ? pc_xstrdup(file)
 				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
 					       file);
-		rc = spawn_at(run, sc, cand, run->o->argv.v);
-		if (rc == ENOEXEC)
-			rc = spawn_as_script(run, sc, cand);
+		rc = absent(cand, run->o->cwd);
+		if (!rc) {
+			rc = spawn_at(run, sc, cand, run->o->argv.v);
+			if (rc == ENOEXEC)
+				rc = spawn_as_script(run, sc, cand);
+		}
 		free(cand);
 		if (rc == 0)
 			return 0;

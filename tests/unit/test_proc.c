@@ -285,6 +285,77 @@ static void proc_path_lookup_uses_child_path(void **state)
 	assert_int_equal(fx->r.spawn_errno, ENOENT);
 }
 
+/* posix_spawn, counted: test_proc links with --wrap=posix_spawn. */
+int __real_posix_spawn(pid_t *pid, const char *path,
+		       const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[]);
+int __wrap_posix_spawn(pid_t *pid, const char *path,
+		       const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[]);
+static unsigned spawns;
+
+int __wrap_posix_spawn(pid_t *pid, const char *path,
+		       const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[])
+{
+	spawns++;
+	return __real_posix_spawn(pid, path, fa, attr, argv, envp);
+}
+
+/* Issue 9: a PATH entry without the program starts no process. Each
+ * candidate used to be tried with posix_spawn, and a failed one still
+ * clones and exits a child: 7 extra processes per firing of a `bash`
+ * hook on a PATH like ~/.cargo/bin:~/.pyenv/shims:...:/usr/bin. */
+static void proc_path_lookup_spawns_only_existing_candidates(void **state)
+{
+	struct fx *fx = *state;
+	char dir[PATH_MAX], plug[PATH_MAX + 8];
+	const char *slash = strrchr(FAKE_PLUGIN, '/');
+	struct pc_buf path = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - FAKE_PLUGIN),
+		 FAKE_PLUGIN);
+	pc_buf_adds(&path, "PATH=");
+	for (int i = 0; i < 20; i++)
+		pc_buf_addf(&path, "/nonexistent%d:", i);
+	pc_buf_addf(&path, "%s", dir);
+	pc_strvec_push(&fx->o.argv, slash + 1);
+	pc_strvec_push(&fx->o.argv, "echo-json");
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_push(&fx->o.env, pc_buf_cstr(&path));
+	spawns = 0;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_string_equal(pc_buf_cstr(&fx->r.out), JSON_ALLOW);
+	assert_int_equal(spawns, 1);
+
+	/* a candidate that exists is still exec'd for the kernel's errno:
+	 * not executable (EACCES), then the next directory's */
+	snprintf(plug, sizeof(plug), "%s/%s", fx->tmp, slash + 1);
+	write_file(plug, "#!/bin/sh\necho hi\n", 0644);
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=/nonexistent:%s:/nonexistent2:%s",
+			fx->tmp, dir);
+	spawns = 0;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	assert_int_equal(spawns, 2);
+
+	/* only the existing one, not executable: EACCES after one spawn */
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=/nonexistent:%s:/nonexistent2",
+			fx->tmp);
+	spawns = 0;
+	run(fx);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	assert_int_equal(fx->r.spawn_errno, EACCES);
+	assert_int_equal(spawns, 1);
+	pc_buf_release(&path);
+}
+
 static void proc_path_lookup_defaults_without_path(void **state)
 {
 	struct fx *fx = *state;
@@ -982,7 +1053,8 @@ int main(void)
 		T(proc_spawn_missing_is_enoent),
 		T(proc_spawn_not_executable_is_eacces),
 		T(proc_path_lookup_uses_child_path),
-		T(proc_path_lookup_defaults_without_path),
+		T(proc_path_lookup_spawns_only_existing_candidates),
+	T(proc_path_lookup_defaults_without_path),
 		T(proc_path_lookup_runs_shebangless_file_with_sh),
 		T(proc_delivers_all_stdin),
 		T(proc_empty_stdin_is_closed_at_once),
