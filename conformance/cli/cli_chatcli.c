@@ -27,7 +27,8 @@ static const char check_usage[] =
 	"The ChatCLI conformance suite: everything lint does, plus the probes'\n"
 	"determinism and side effects and representative model calls generated\n"
 	"from the schema (JSON form with cmd, text form).\n\n"
-	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage, 3 not loaded.\n";
+	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage, 3 not loaded,\n"
+	"70 interrupted (the report is marked incomplete).\n";
 
 static const char fire_usage[] =
 	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE |\n"

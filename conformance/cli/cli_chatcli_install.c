@@ -34,7 +34,7 @@ static const char usage[] =
 	"  -h, --help      show this help\n\n"
 	"CHATCLI_ALLOW_UNSIGNED_PLUGINS=true is honoured as the host does.\n"
 	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage,\n"
-	"3 nothing could be installed.\n";
+	"3 nothing could be installed, 70 interrupted.\n";
 
 struct icopts {
 	int fmt;

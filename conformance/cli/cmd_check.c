@@ -42,7 +42,8 @@ static const char usage[] =
 	"PATH/.plugcheck.yaml may hold `ignore: [IDS]` and `strict: true`.\n"
 	"`plugcheck rules` lists every check id.\n\n"
 	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage\n"
-	"(or --sandbox cannot work here), 3 the plugin could not be loaded at all.\n";
+	"(or --sandbox cannot work here), 3 the plugin could not be loaded at all,\n"
+	"70 interrupted or an internal error (the report is marked incomplete).\n";
 
 static void progress(void *ctx, const char *label)
 {
@@ -240,6 +241,10 @@ static int run_catalyst(int argc, char **argv)
 			pc_runner_print(stdout, scn, 1);
 		if (scn && pc_runner_failed(scn) && rc == PC_EXIT_OK)
 			rc = PC_EXIT_FINDINGS;
+		if (r.incomplete && !pc_cli_interrupted())
+			fputs("plugcheck: internal error: the report is incomplete "
+			      "(see its plugcheck.internal cases)\n",
+			      stderr);
 		if (r.incomplete)
 			rc = PC_EXIT_INTERNAL;
 	}

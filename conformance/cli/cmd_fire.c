@@ -59,7 +59,8 @@ static const char usage[] =
 	"  --pending JSON     oauth:code: the login's `pending` value instead\n"
 	"                     (oauth:code takes --args '{\"code\":\"...\"}')\n"
 	"  -h, --help         show this help\n\n"
-	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable.\n";
+	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable,\n"
+	"70 interrupted (the exchange was killed).\n";
 
 static bool use_sandbox; /* --sandbox */
 

@@ -36,7 +36,7 @@ static const char usage[] =
 	"A git directory or URL without plugin.json is a ChatCLI plugin: see\n"
 	"`plugcheck install-check --host chatcli --help`.\n\n"
 	"Exit: 0 clean, 1 errors found (or warnings with --strict), 2 usage,\n"
-	"3 the plugin could not be loaded at all.\n";
+	"3 the plugin could not be loaded at all, 70 interrupted.\n";
 
 struct ic_opts {
 	int fmt;

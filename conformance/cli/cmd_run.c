@@ -41,7 +41,7 @@ static const char usage[] =
 	"  -h, --help        show this help\n\n"
 	"Exit: 0 all passed, 1 a scenario failed, 2 usage or an invalid\n"
 	"scenario file (or --sandbox cannot work here), 3 a plugin under test\n"
-	"cannot be loaded.\n";
+	"cannot be loaded, 70 interrupted.\n";
 
 struct run_opts {
 	int fmt;

@@ -44,7 +44,7 @@ static const char usage[] =
 	"  --format FMT       human (default) or json\n"
 	"  -h, --help         show this help\n\n"
 	"Exit: 0 every turn completed and every scripted reply was used,\n"
-	"1 otherwise, 2 usage, 3 a plugin could not be loaded.\n";
+	"1 otherwise, 2 usage, 3 a plugin could not be loaded, 70 interrupted.\n";
 
 /* One step of the session, in command-line order. */
 enum step_kind {

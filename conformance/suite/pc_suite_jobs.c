@@ -3,14 +3,27 @@
  *
  * The work is cut into units whose firings depend on each other only
  * within the unit: one hook point (realistic input, latency, probes), one
- * tool, one command, the memory round trip, the OAuth actions. Each unit
- * runs in a forked worker with its own temporary HOME, workspace and
- * TMPDIR (the same layout as the run's own), records its cases and
- * findings in a report of its own, writes them to a file and exits. The
- * parent keeps at most N workers busy and merges finished units strictly
- * in unit order, applying the same once-per-(id, where) rule for findings
- * that pc__suite_find applies, so cases, findings and their order are
- * those of the sequential run; only times (and temporary paths) differ.
+ * tool, one command, the memory round trip, the OAuth actions. N workers
+ * are forked once; the parent hands each idle worker the next unit's
+ * index over a pipe. A worker runs the unit with its own temporary HOME,
+ * workspace and TMPDIR (the same layout as the run's own, fresh for every
+ * unit), records its cases and findings in a report of its own, writes
+ * them to a file, removes its directories and answers with the index. The
+ * parent merges finished units strictly in unit order, applying the same
+ * once-per-(id, where) rule for findings that pc__suite_find applies, so
+ * cases, findings and their order are those of the sequential run; only
+ * times (and temporary paths) differ.
+ *
+ * Why not a fork per unit: on the paravirtualised 2-vCPU machines of
+ * docs/performance.md a fork of plugcheck costs about 100 page faults and
+ * 6 ms of CPU, a fifth of what a trivial unit costs, and that alone made
+ * `-j 2` slower than `-j 1` (issue 9). A worker is like the sequential
+ * run's single process: process-wide caches (the python3 probe, R5.2)
+ * live once per worker.
+ *
+ * A worker that dies (a crash, Ctrl-C) loses only the unit it was running:
+ * that unit becomes an internal failure case, and a fresh worker takes
+ * the units left unless the run was stopped.
  *
  * Processes: plugcheck becomes a child subreaper here, so the plugins of
  * a worker killed by Ctrl-C re-parent to it; once every worker is gone it
@@ -18,9 +31,14 @@
  */
 #define _GNU_SOURCE
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
+
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,8 +67,17 @@ struct unit {
 	enum unit_kind kind;
 	size_t index; /* hook point, tool or command index */
 	enum unit_state state;
-	pid_t pid;
-	int status; /* waitpid status once U_DONE */
+	int status; /* once U_DONE: 0, or the waitpid status of the worker
+		       that died running it */
+	struct pc_buf result; /* once U_DONE with status 0: what the worker
+				 serialized */
+};
+
+struct worker {
+	pid_t pid; /* 0: no worker in this slot */
+	int fd;	   /* the parent's end of the socket pair, or -1 */
+	size_t unit;
+	bool busy;
 };
 
 /* ---- the result file: a worker's findings, cases and ranges ---- */
@@ -257,41 +284,75 @@ static void run_unit(struct pc__suite *c, const struct unit *u)
 	}
 }
 
-/* In the forked worker: run the unit with a HOME, workspace and report of
- * its own, write the result to `out`, and exit (never returns). */
-static void worker(const struct pc__suite *s, const struct unit *u,
-		   const char *out)
+/* Write all of `n` bytes; false when the parent is gone. */
+static bool send_all(int fd, const void *p, size_t n)
 {
-	struct pc_suite_opts o = *s->o;
-	struct pc_report r = PC_REPORT_INIT;
-	struct pc__suite c = { .o = &o, .r = &r, .p = s->p,
-			       .env = PC_STRVEC_INIT };
-	struct pc_err err = PC_ERR_INIT;
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	int rc;
+	const char *c = p;
 
-	o.progress = NULL; /* the parent shows which units run */
-	r.strict = s->r->strict;
-	if (pc__suite_dirs(&c, &err))
-		_exit(1);
-	/* Tell the parent where this worker's HOME/workspace/tmp are: a
-	 * worker that Ctrl-C kills cannot remove them (sweep_dirs does). */
-	{
-		char *where = pc_xasprintf("%s.dir", out);
+	while (n) {
+		ssize_t w = send(fd, c, n, 0);
 
-		pc_fs_write(where, c.tmp, strlen(c.tmp), NULL);
-		free(where);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
 	}
-	run_unit(&c, u);
-	serialize(&c, &b);
-	rc = pc_fs_write(out, b.data, b.len, NULL) == 0 ? 0 : 1;
-	pc_fs_rm_rf(c.tmp);
-	_exit(rc);
+	return true;
 }
 
-static char *result_path(const struct pc__suite *s, size_t i)
+/* A worker (never returns). Its HOME, workspace and TMPDIR are made once
+ * and kept for every unit it runs, as the sequential run keeps one set
+ * for all; jobs/<pid>.dir names them for sweep_dirs, since a worker that
+ * Ctrl-C kills cannot remove them. Then: read a unit index from `fd`, run
+ * the unit into a report of its own, answer with the index, the result's
+ * length (uint64_t) and the result; exit 0 at end of input. */
+static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 {
-	return pc_xasprintf("%s/jobs/%zu", s->tmp, i);
+	struct pc_suite_opts o = *s->o;
+	struct pc__suite c = { .o = &o, .p = s->p, .env = PC_STRVEC_INIT };
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *where;
+	uint32_t i;
+	int rc = 0;
+
+	o.progress = NULL; /* the parent shows which units run */
+	if (pc__suite_dirs(&c, NULL))
+		_exit(1);
+	where = pc_xasprintf("%s/jobs/%d.dir", s->tmp, (int)getpid());
+	pc_fs_write(where, c.tmp, strlen(c.tmp), NULL);
+	for (;;) {
+		struct pc_report r = PC_REPORT_INIT;
+		ssize_t n = recv(fd, &i, sizeof(i), MSG_WAITALL);
+		uint64_t len;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(i))
+			break;
+		r.strict = s->r->strict;
+		c.r = &r;
+		run_unit(&c, &u[i]);
+		pc_buf_reset(&b);
+		serialize(&c, &b);
+		len = b.len;
+		pc_report_release(&r);
+		free(c.ranges);
+		c.ranges = NULL;
+		c.nranges = 0;
+		free(c.mem_timeout);
+		c.mem_timeout = NULL;
+		if (!send_all(fd, &i, sizeof(i)) ||
+		    !send_all(fd, &len, sizeof(len)) ||
+		    !send_all(fd, b.data, b.len)) {
+			rc = 1;
+			break;
+		}
+	}
+	pc_fs_rm_rf(c.tmp);
+	unlink(where);
+	_exit(rc);
 }
 
 static void progress(struct pc__suite *s, const struct unit *u)
@@ -318,23 +379,116 @@ static void progress(struct pc__suite *s, const struct unit *u)
 	}
 }
 
-static bool start(struct pc__suite *s, struct unit *u, size_t i)
+/* Fork a worker into slot `w` of `all` (`n` slots). The child closes
+ * the other workers' sockets, or a worker would never see end of input.
+ * False when the system refuses a socket or a process. */
+static bool fork_worker(const struct pc__suite *s, const struct unit *u,
+			struct worker *all, unsigned n, struct worker *w)
 {
-	char *out = result_path(s, i);
+	int sv[2];
+	pid_t pid;
 
-	progress(s, u);
-	fflush(NULL);
-	u->pid = fork();
-	if (u->pid == 0)
-		worker(s, u, out);
-	free(out);
-	if (u->pid < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return false;
-	u->state = U_RUNNING;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		for (unsigned j = 0; j < n; j++)
+			if (all[j].fd >= 0)
+				close(all[j].fd);
+		close(sv[0]);
+		worker(s, u, sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return false;
+	}
+	*w = (struct worker){ .pid = pid, .fd = sv[0] };
 	return true;
 }
 
-/* A worker that left no readable result: it crashed or was killed. */
+/* Hand unit `i` to the idle worker `w`. MSG_NOSIGNAL: a worker that just
+ * died must not take plugcheck with it (its end of file comes next). */
+static void hand(struct pc__suite *s, struct unit *u, size_t i,
+		 struct worker *w)
+{
+	uint32_t v = (uint32_t)i;
+
+	progress(s, &u[i]);
+	u[i].state = U_RUNNING;
+	w->unit = i;
+	w->busy = true;
+	while (send(w->fd, &v, sizeof(v), MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+static bool recv_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t r = recv(fd, c, n, MSG_WAITALL);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+/* Append exactly `n` bytes from `fd` to `b`; false at a short read. */
+static bool recv_into(int fd, struct pc_buf *b, size_t n)
+{
+	char chunk[65536];
+
+	while (n) {
+		size_t want = n < sizeof(chunk) ? n : sizeof(chunk);
+
+		if (!recv_all(fd, chunk, want) || pc_buf_add(b, chunk, want))
+			return false;
+		n -= want;
+	}
+	return true;
+}
+
+/* Worker `w` answered or died: its unit is done with its result, or lost
+ * with the status of the dead worker. */
+static void answer(struct unit *u, struct worker *w)
+{
+	struct unit *x = &u[w->unit];
+	uint32_t v;
+	uint64_t len;
+	int st = 0;
+
+	if (recv_all(w->fd, &v, sizeof(v)) && v == w->unit &&
+	    recv_all(w->fd, &len, sizeof(len)) && len < PC_BUF_NOCAP) {
+		pc_buf_reset(&x->result);
+		if (recv_into(w->fd, &x->result, (size_t)len)) {
+			x->state = U_DONE;
+			x->status = 0;
+			w->busy = false;
+			return;
+		}
+	}
+	close(w->fd);
+	w->fd = -1;
+	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	w->pid = 0;
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		st = 1 << 8; /* it left without a whole answer: exit 1 */
+	if (w->busy) {
+		x->state = U_DONE;
+		x->status = st;
+	}
+	w->busy = false;
+}
+
+/* A unit that left no readable result: its worker crashed or was killed. */
 static void lost(struct pc__suite *s, const struct unit *u)
 {
 	char *name, *msg;
@@ -360,42 +514,40 @@ static void lost(struct pc__suite *s, const struct unit *u)
 	free(msg);
 }
 
-static void merge_unit(struct pc__suite *s, struct unit *u, size_t i)
+static void merge_unit(struct pc__suite *s, struct unit *u)
 {
-	struct pc_buf b = PC_BUF_INIT((size_t)1 << 30);
-	char *path;
-
 	u->state = U_MERGED;
-	if (u->kind == U_TOOLS_SKIPPED) {
+	if (u->kind == U_TOOLS_SKIPPED)
 		pc__suite_tools_skipped(s);
-		return;
-	}
-	if (u->kind == U_COMMANDS_SKIPPED) {
+	else if (u->kind == U_COMMANDS_SKIPPED)
 		pc__suite_commands_skipped(s);
-		return;
-	}
-	path = result_path(s, i);
-	if (!WIFEXITED(u->status) || WEXITSTATUS(u->status) ||
-	    pc_fs_read_capped(path, &b, NULL) < 0 || !merge(s, &b))
+	else if (u->status || !merge(s, &u->result))
 		lost(s, u);
-	pc_buf_release(&b);
-	free(path);
+	pc_buf_release(&u->result);
 }
 
-
 /* Remove the temporary directories of workers killed before they could
- * (each named in jobs/N.dir; a finished worker already removed its own). */
-static void sweep_dirs(const struct pc__suite *s, size_t n)
+ * (each named in jobs/<pid>.dir; a worker that ends removes its own). */
+static void sweep_dirs(const char *jobs)
 {
-	for (size_t i = 0; i < n; i++) {
-		char *where = pc_xasprintf("%s/jobs/%zu.dir", s->tmp, i);
-		struct pc_buf b = PC_BUF_INIT(4096);
+	DIR *d = opendir(jobs);
+	struct dirent *e;
 
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		struct pc_buf b = PC_BUF_INIT(4096);
+		char *where;
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".dir"))
+			continue;
+		where = pc_fs_join(jobs, e->d_name);
 		if (pc_fs_read_capped(where, &b, NULL) == 0 && b.len)
 			pc_fs_rm_rf(pc_buf_cstr(&b));
 		pc_buf_release(&b);
 		free(where);
 	}
+	if (d)
+		closedir(d);
 }
 
 static size_t make_units(const struct pc__suite *s, struct unit *u)
@@ -416,6 +568,8 @@ static size_t make_units(const struct pc__suite *s, struct unit *u)
 		u[n++] = (struct unit){ .kind = U_MEMORY };
 	if (p->oauth)
 		u[n++] = (struct unit){ .kind = U_OAUTH };
+	for (size_t i = 0; i < n; i++)
+		pc_buf_init(&u[i].result, PC_BUF_NOCAP);
 	return n;
 }
 
@@ -423,46 +577,69 @@ void pc__suite_parallel(struct pc__suite *s, unsigned jobs)
 {
 	struct unit *u = pc_xcalloc(PC_HOOK_COUNT + 2 * PC_SUITE_MAX_FIRED + 4,
 				    sizeof(*u));
-	size_t n = make_units(s, u), next = 0, merged = 0;
-	unsigned running = 0;
+	size_t n = make_units(s, u), next = 0, merged = 0, waiting = 0;
+	struct worker *w;
 	char *dir = pc_fs_join(s->tmp, "jobs");
 
+	for (size_t i = 0; i < n; i++)
+		waiting += u[i].state == U_WAITING;
+	if (jobs > waiting)
+		jobs = (unsigned)waiting;
+	w = pc_xcalloc(jobs + 1, sizeof(*w));
+	for (unsigned k = 0; k < jobs; k++)
+		w[k].fd = -1;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (pc_fs_mkdir_p(dir, NULL) < 0)
 		jobs = 0; /* cannot work: the report says incomplete */
 	for (;;) {
-		while (merged < n && u[merged].state == U_DONE)
-			merge_unit(s, &u[merged], merged), merged++;
-		while (next < n && u[next].state != U_WAITING)
-			next++;
-		while (running < jobs && next < n && !pc__suite_stopped(s)) {
-			if (!start(s, &u[next], next))
-				break;
-			running++;
-			while (++next < n && u[next].state != U_WAITING)
-				;
-		}
-		if (!running)
-			break;
-		{
-			int st;
-			pid_t pid = waitpid(-1, &st, 0);
+		struct pollfd pf[64];
+		unsigned busy = 0, at[64];
 
-			if (pid < 0 && errno == ECHILD)
+		while (merged < n && u[merged].state == U_DONE)
+			merge_unit(s, &u[merged++]);
+		/* Not pc__suite_stopped(): a lost unit marks the report
+		 * incomplete, yet the units left still run. */
+		for (unsigned k = 0; k < jobs && !(s->o->stop && *s->o->stop);
+		     k++) {
+			while (next < n && u[next].state != U_WAITING)
+				next++;
+			if (next == n)
 				break;
-			for (size_t i = 0; pid > 0 && i < n; i++)
-				if (u[i].state == U_RUNNING && u[i].pid == pid) {
-					u[i].state = U_DONE;
-					u[i].status = st;
-					running--;
-				}
+			if (!w[k].pid && !fork_worker(s, u, w, jobs, &w[k]))
+				continue;
+			if (!w[k].busy)
+				hand(s, u, next, &w[k]);
 		}
+		for (unsigned k = 0; k < jobs; k++)
+			if (w[k].busy) {
+				pf[busy] = (struct pollfd){ .fd = w[k].fd,
+							    .events = POLLIN };
+				at[busy++] = k;
+			}
+		if (!busy)
+			break;
+		if (poll(pf, busy, -1) < 0)
+			continue; /* EINTR: Ctrl-C killed the workers */
+		for (unsigned j = 0; j < busy; j++)
+			if (pf[j].revents)
+				answer(u, &w[at[j]]);
+	}
+	/* End of input for the idle workers; reap them all. */
+	for (unsigned k = 0; k < jobs; k++) {
+		if (w[k].fd >= 0)
+			close(w[k].fd);
+		while (w[k].pid && waitpid(w[k].pid, NULL, 0) < 0 &&
+		       errno == EINTR)
+			;
 	}
 	if (merged < n)
 		s->r->incomplete = true;
 	pc_proc_kill_orphans();
-	sweep_dirs(s, n);
+	sweep_dirs(dir);
 	pc_fs_rm_rf(dir);
+	for (size_t i = 0; i < n; i++)
+		pc_buf_release(&u[i].result);
 	free(dir);
+	free(w);
 	free(u);
 }

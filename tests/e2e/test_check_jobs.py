@@ -172,3 +172,83 @@ def test_python_is_probed_once_per_process(ctx):
         assert len(fired) >= 4, fired
         with open(log) as f:
             eq(len(f.read().splitlines()), probes, "python3 --version runs with -j " + jobs)
+
+
+def test_workers_live_for_the_whole_run(ctx):
+    # Issue 9: a fork per unit cost a fifth of a trivial unit on a 2-vCPU
+    # VM and made -j 2 slower than -j 1. N workers now run every unit, so a
+    # process-wide cache (the python3 probe, R5.2) fills once per worker:
+    # 4 units give 1 probe with -j 1, 2 with -j 2, 3 with -j 3 (a fork per
+    # unit gave 4 for each -j above 1).
+    import shutil
+    fake = os.path.join(ctx.tmp, "fakebin4")
+    log = os.path.join(ctx.tmp, "probes4.log")
+    os.makedirs(fake)
+    real = shutil.which("python3", path="/usr/bin:/bin")
+    with open(os.path.join(fake, "python3"), "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = --version ] && echo probe >> %s\nexec %s "$@"\n' % (log, real))
+    os.chmod(os.path.join(fake, "python3"), 0o755)
+    py = "import sys\nsys.stdin.read()\nprint('{\"allow\":true}')\n"
+    tool = "import sys\nsys.stdin.read()\nprint('{\"ok\":true,\"output\":\"x\"}')\n"
+    t = {"description": "t", "kind": "readonly", "script": "t.py", "timeout_ms": 600000,
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("py4", {"name": "py4", "version": "1.0.0",
+                           "hooks": {"pre_bash": {"script": "h.py", "timeout_ms": 600000}},
+                           "tools": [dict(t, name="t%d" % i) for i in range(3)]},
+                   {"h.py": py, "t.py": tool})
+    env = {"PATH": fake + ":" + os.environ["PATH"]}
+    for jobs, probes in (("1", 1), ("2", 2), ("3", 3)):
+        if os.path.exists(log):
+            os.remove(log)
+        code, out = ctx.json("check", d, "--repeat", "1", "-j", jobs, env=env, timeout=600)
+        eq(code, 0, json.dumps(out["findings"]))
+        fired = {c["classname"] for c in out["cases"] if c["classname"].startswith(("plugcheck.hook", "plugcheck.tool"))}
+        eq(sorted(fired), ["plugcheck.hook.pre_bash", "plugcheck.tool.t0", "plugcheck.tool.t1",
+                           "plugcheck.tool.t2"])
+        with open(log) as f:
+            eq(len(f.read().splitlines()), probes, "python3 --version runs with -j " + jobs)
+
+
+def test_a_killed_worker_loses_only_its_unit(ctx):
+    # A worker killed mid-unit (here by the test; a crash alike): its unit
+    # becomes one internal failure case, a fresh worker runs the units
+    # left, and nothing is left behind.
+    import signal
+    import subprocess
+    import time
+    mark = 4741
+    slow = "#!/bin/sh\ncat >/dev/null\nexec sleep %d\n" % mark
+    t = {"description": "t", "kind": "readonly", "script": "tool.sh",
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("killw", {"name": "killw", "version": "1.0.0",
+                             "hooks": {"pre_bash": {"script": "slow.sh", "timeout_ms": 600000}},
+                             "tools": [dict(t, name="t%d" % i) for i in range(4)]},
+                   {"slow.sh": slow, "tool.sh": TOOL})
+    tmpd = os.path.join(ctx.tmp, "tmpkill")
+    os.mkdir(tmpd)
+    p = subprocess.Popen([ctx.plugcheck, "check", d, "-j", "2", "--repeat", "1", "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "TMPDIR": tmpd})
+    deadline = time.monotonic() + 120
+    while not marked([mark]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pids = marked([mark])
+    eq(len(pids), 1)
+    with open("/proc/%s/stat" % pids[0]) as f:
+        worker = int(f.read().rsplit(")", 1)[1].split()[1])  # the sleep's parent
+    with open("/proc/%d/stat" % worker) as f:
+        eq(int(f.read().rsplit(")", 1)[1].split()[1]), p.pid)  # a worker of plugcheck
+    os.kill(worker, signal.SIGKILL)
+    out, err = p.communicate(timeout=300)
+    rep = json.loads(out)
+    eq(rep["incomplete"], True)
+    internal = [(c["classname"], c["name"], c["status"], c["message"]) for c in rep["cases"]
+                if c["classname"] == "plugcheck.internal"]
+    eq(internal, [("plugcheck.internal", "worker for unit 0/0", "fail",
+                   "plugcheck: the worker process died of signal 9")])
+    tools = sorted({c["classname"] for c in rep["cases"] if c["classname"].startswith("plugcheck.tool")})
+    eq(tools, ["plugcheck.tool.t%d" % i for i in range(4)])
+    eq(p.returncode, 70, err)
+    eq(err, b"plugcheck: internal error: the report is incomplete (see its plugcheck.internal cases)\n")
+    eq(marked([mark]), [])
+    eq(os.listdir(tmpd), [])
