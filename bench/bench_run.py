@@ -10,6 +10,12 @@ hook and a tool, and one scenario file with N scenarios of three steps
 each (a denied and an allowed pre_bash firing, a tool call). Runs the
 file with -j 1 and -j 2, interleaved, ROUNDS times each, and prints the
 median wall time of each, scenarios per second, and the speed-up.
+
+Beside it, in the same rounds, the process-spawn floor (bench_floor,
+built beside plugcheck): the hook script spawned as many times as the
+run started plugin processes (the scripts count themselves with a shell
+redirection), in one loop and split over two parallel loops. Two loops
+against one is the most any -j 2 can gain on the machine.
 Nothing asserts on time.
 """
 import argparse
@@ -21,6 +27,7 @@ import tempfile
 import time
 
 HOOK = """#!/bin/sh
+printf . >>"${0%/*}/../count"
 ctx=$(cat)
 case "$ctx" in
 *'rm -rf /'*) echo '{"allow":false,"reason":"no"}' ;;
@@ -28,6 +35,7 @@ case "$ctx" in
 esac
 """
 TOOL = """#!/bin/sh
+printf . >>"${0%/*}/../count"
 cat >/dev/null
 echo '{"ok":true,"output":"done"}'
 """
@@ -73,6 +81,24 @@ def once(pc, path, jobs):
     return dt
 
 
+def spawned(dir):
+    try:
+        return os.path.getsize(os.path.join(dir, "count"))
+    except FileNotFoundError:
+        return 0
+
+
+def floor(bench_floor, dir, n, streams):
+    ctx = os.path.join(dir, "context.json")
+    if not os.path.exists(ctx):
+        with open(ctx, "w") as f:
+            f.write('{"hook":"pre_bash","args":{"command":"ls"}}')
+    p = subprocess.run([bench_floor, "-n", str(max(1, n // streams)), "-P", str(streams), "-i", ctx,
+                        "-C", dir, "--", "bash", os.path.join(dir, "hooks", "pre_bash.sh")],
+                       capture_output=True, text=True, check=True)
+    return float(p.stdout) / 1000.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("plugcheck")
@@ -82,19 +108,31 @@ def main():
     tmp = tempfile.mkdtemp(prefix="bench-run-")
     try:
         path = make(tmp, a.n)
-        t1, t2 = [], []
+        bench_floor = os.path.join(os.path.dirname(os.path.abspath(a.plugcheck)), "bench", "bench_floor")
+        before = spawned(tmp)
+        once(a.plugcheck, path, 1)  # warm up, and count the processes
+        procs = spawned(tmp) - before
+        t1, t2, f1, f2 = [], [], [], []
         for _ in range(a.r):
+            f1.append(floor(bench_floor, tmp, procs, 1))
             t1.append(once(a.plugcheck, path, 1))
+            f2.append(floor(bench_floor, tmp, procs, 2))
             t2.append(once(a.plugcheck, path, 2))
         m1, m2 = statistics.median(t1), statistics.median(t2)
+        g1, g2 = statistics.median(f1), statistics.median(f2)
         load = " ".join(open("/proc/loadavg").read().split()[:3])
         print(f"machine: nproc {os.cpu_count()}; load average {load}")
         print(f"scenarios: {a.n} x 3 steps, median of {a.r} interleaved rounds")
         print(f"-j 1  {m1 * 1000:9.1f} ms  {a.n / m1:7.1f} scenarios/s  ({', '.join(f'{x * 1000:.0f}' for x in t1)})")
         print(f"-j 2  {m2 * 1000:9.1f} ms  {a.n / m2:7.1f} scenarios/s  ({', '.join(f'{x * 1000:.0f}' for x in t2)})")
         print(f"speed-up -j 2 / -j 1: {m1 / m2:.2f}x")
+        print(f"spawn floor, {procs} spawns of the hook script: 1 loop {g1 * 1000:.1f} ms, "
+              f"2 loops {g2 * 1000:.1f} ms, {g1 / g2:.2f}x")
+        print(f"-j 1 against the 1-loop floor: {m1 / g1:.2f}x")
         print(f"figure: run {a.n} scenarios -j 1, throughput\t{a.n / m1:.1f}/s\t-\t-\t-")
         print(f"figure: run {a.n} scenarios, -j 2 speed-up over -j 1\t{a.n / m2:.1f}/s\t{a.n / m1:.1f}/s\t{m1 / m2:.2f}\t-")
+        print(f"figure: run {a.n} scenarios ({procs} processes) -j 1 vs spawn floor\t{m1:.2f} s\t{g1:.2f} s\t{m1 / g1:.2f}\t-")
+        print(f"figure: run {a.n} scenarios, spawn floor 2 loops vs 1 (machine)\t{g2:.2f} s\t{g1:.2f} s\t{g1 / g2:.2f}\t-")
     finally:
         shutil.rmtree(tmp)
 
