@@ -89,6 +89,23 @@ static void add_case(struct ctx *c, const char *file, const char *what,
 	free(cls);
 }
 
+/* True once the run was asked to stop: then `what` becomes a skipped
+ * case and the report is incomplete (README "Ctrl-C"). */
+static bool cut(struct ctx *c, const char *file, const char *what)
+{
+	char *cls;
+
+	if (!c->o->stop || !*c->o->stop)
+		return false;
+	c->r->incomplete = true;
+	cls = pc_xasprintf("plugcheck.chatcli.%s", file);
+	pc_report_add_case(c->r, cls, what, PC_CASE_SKIP,
+			   "interrupted: plugcheck was stopped before this ran",
+			   NULL, 0);
+	free(cls);
+	return true;
+}
+
 static const cJSON *get_fold(const cJSON *o, const char *k)
 {
 	const cJSON *it, *found = NULL;
@@ -407,6 +424,8 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 	struct pc_findings *f = &c->r->findings;
 	char *perr = NULL, *what = pc_xasprintf("call %s: %s", form, args);
 
+	if (cut(c, e->file, what))
+		goto out;
 	if (pc_chatcli_args_to_argv(args, &argv, &perr)) {
 		add_case(c, e->file, what, perr, NULL);
 		goto out;
@@ -570,6 +589,8 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 		return;
 	check_meta(c, e);
 	check_schema(c, e);
+	if (cut(c, e->file, "probes run twice"))
+		return;
 	pc_chatcli_probe(e->path, &c->env, c->cwd, c->o->probe_timeout_ms,
 			 &again, NULL);
 	check_probe_runs(c, e, &again);

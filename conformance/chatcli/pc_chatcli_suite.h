@@ -14,6 +14,7 @@
 #ifndef PC_CHATCLI_SUITE_H
 #define PC_CHATCLI_SUITE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,13 +35,18 @@ struct pc_chatcli_suite_opts {
 	bool run_calls;		  /* check: fire representative calls */
 	int64_t probe_timeout_ms; /* 0: 10 s */
 	int64_t call_timeout_ms;  /* 0: 20 s */
+	/* stop - when it becomes non-zero (a signal handler sets it, after
+	 * killing the running probe or call) no further probe or call
+	 * starts: each one left is a skipped case "interrupted: ..." and
+	 * the report is marked incomplete. NULL: never. */
+	volatile sig_atomic_t *stop;
 };
 
 /* pc_chatcli_suite_run - load `path` (file or directory) as the host
  * does into *d, and fill *r (path, name, version, loaded, host_error, a
  * "chatcli" load, findings, cases). Blocks for the probes (twice each)
  * and, with run_calls, up to a few calls per plugin, each bounded by the
- * timeouts above. Returns 0, or PC_ENOENT/PC_EIO when `path` cannot be
+ * timeouts above, or until *o->stop is set. Returns 0, or PC_ENOENT/PC_EIO when `path` cannot be
  * read (err filled). */
 int pc_chatcli_suite_run(const char *path,
 			 const struct pc_chatcli_suite_opts *o,

@@ -97,3 +97,42 @@ def test_sigint_fire(ctx):
     eq((p.returncode, json.loads(out)["signal"]), (70, 9))
     eq(err.decode().splitlines()[-1], LAST)
     eq(sleepers(4752), [])
+
+
+def test_sigint_chatcli_check_starts_no_further_call(ctx):
+    # The ChatCLI check ran every call left after Ctrl-C (each bounded by
+    # plugcheck's 10-20 s cap) before exiting 70. Now the call in progress
+    # is killed and each one left is a skipped "interrupted" case.
+    started = os.path.join(ctx.tmp, "started-chatcli")
+    d = os.path.join(ctx.tmp, "chatcli-slow")
+    os.makedirs(d)
+    exe = os.path.join(d, "slowcli")
+    schema = ('{"subcommands":[' + ",".join(
+        '{"name":"%s","description":"x","flags":[]}' % n for n in ("a", "b", "c")) + ']}')
+    with open(exe, "w") as f:
+        f.write("#!/bin/sh\n"
+                "[ \"$1\" = --metadata ] && { echo '{\"name\":\"@slowcli\",\"description\":\"d\","
+                "\"usage\":\"u\",\"version\":\"1\"}'; exit 0; }\n"
+                "[ \"$1\" = --schema ] && { printf '%%s' '%s'; exit 0; }\n"
+                "touch '%s'\nexec sleep 4753\n" % (schema, started))
+    os.chmod(exe, 0o755)
+    p = subprocess.Popen([ctx.plugcheck, "check", exe, "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "HOME": os.path.join(ctx.tmp, "home-chatcli"),
+                              "CHATCLI_ALLOW_UNSIGNED_PLUGINS": "true"})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not os.path.exists(started):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    eq(p.returncode, 70, err)
+    eq(err.decode().splitlines()[-1], LAST)
+    rep = json.loads(out)
+    eq(rep["incomplete"], True)
+    calls = [(c["name"], c["status"], c["message"]) for c in rep["cases"] if c["name"].startswith("call ")]
+    skipped = [c for c in calls if c[1] == "skip"]
+    # 3 subcommands x 2 forms: the first was running, the other 5 never start
+    eq(len(calls), 6, calls)
+    eq(len(skipped), 5, calls)
+    eq({c[2] for c in skipped}, {"interrupted: plugcheck was stopped before this ran"})
+    eq(sleepers(4753), [])
