@@ -115,7 +115,9 @@ int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
  * names a .py script, else sh. Returns 0, PC_ENOENT when o->dir has no
  * plugin.json, PC_EPARSE when plugin.json is not a JSON object, PC_EINVAL
  * when the part already exists, or the errors of pc_scaffold_new. The
- * plugin.json is rewritten only after every other file was written. */
+ * plugin.json is rewritten only after every other file was written; the
+ * lines it inserts or rewrites get the file's line ending (CRLF when more
+ * line breaks are CRLF than bare LF, else LF). */
 int pc_scaffold_add(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 		    struct pc_err *err);
 

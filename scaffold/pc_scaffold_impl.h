@@ -51,7 +51,9 @@ int pc__scaffold_new_chatcli(const struct pc_scaffold_opts *o,
 
 /* Edit the plugin.json text in *json (NUL-terminated) to hold the manifest
  * fragment `frag` of part `p`, plus `caps` when "capabilities" is
- * declared. Returns 0 or PC_EPARSE / PC_EINVAL with err set. */
+ * declared. Inserted and rewritten text takes the file's line ending
+ * (CRLF when more line breaks are CRLF than bare LF, else LF); every other
+ * byte is kept. Returns 0 or PC_EPARSE / PC_EINVAL with err set. */
 int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
 			  const char *frag, const struct pc_strvec *caps,
 			  struct pc_err *err);

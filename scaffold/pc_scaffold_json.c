@@ -120,12 +120,39 @@ static int scan(const char *s, size_t open, const char *key, struct items *it)
 	}
 }
 
-static void splice(struct pc_buf *b, size_t at, size_t cut, const char *text)
+/* The line ending new lines get: "\r\n" when more of the file's line
+ * breaks are CRLF than bare LF, else "\n" (so a file without any line
+ * break, a pure LF file and a tie all stay LF). */
+static const char *detect_eol(const char *s)
+{
+	size_t crlf = 0, lf = 0;
+
+	for (const char *p = s; (p = strchr(p, '\n')); p++) {
+		if (p > s && p[-1] == '\r')
+			crlf++;
+		else
+			lf++;
+	}
+	return crlf > lf ? "\r\n" : "\n";
+}
+
+/* Replace `cut` bytes at `at` with `text`, every line break of which
+ * (LF or CRLF: only whitespace holds them, JSON strings cannot) is
+ * written as `eol`; the bytes around it are kept as they are. */
+static void splice(struct pc_buf *b, size_t at, size_t cut, const char *text,
+		   const char *eol)
 {
 	struct pc_buf n = PC_BUF_INIT(b->max);
 
 	pc_buf_add(&n, b->data, at);
-	pc_buf_adds(&n, text);
+	for (; *text; text++) {
+		if (*text == '\r' && text[1] == '\n')
+			continue;
+		if (*text == '\n')
+			pc_buf_adds(&n, eol);
+		else
+			pc_buf_addch(&n, *text);
+	}
 	pc_buf_adds(&n, b->data + at + cut);
 	pc_buf_release(b);
 	*b = n;
@@ -145,7 +172,8 @@ static char *line_indent(const char *s, size_t i)
 }
 
 /* Append `text` as the last item of the container at s[open]. */
-static int append_item(struct pc_buf *b, size_t open, const char *text)
+static int append_item(struct pc_buf *b, size_t open, const char *text,
+		       const char *eol)
 {
 	struct items it;
 	char *sep, *ind, *t;
@@ -155,12 +183,12 @@ static int append_item(struct pc_buf *b, size_t open, const char *text)
 	if (it.count) {
 		sep = pc_xmemdup(b->data + open + 1, it.first - open - 1);
 		t = pc_xasprintf(",%s%s", sep, text);
-		splice(b, it.last_end, 0, t);
+		splice(b, it.last_end, 0, t, eol);
 		free(sep);
 	} else {
 		ind = line_indent(b->data, open);
 		t = pc_xasprintf("\n%s  %s\n%s", ind, text, ind);
-		splice(b, open + 1, it.close - open - 1, t);
+		splice(b, open + 1, it.close - open - 1, t, eol);
 		free(ind);
 	}
 	free(t);
@@ -200,7 +228,8 @@ static char *ws_between(const char *s, size_t from, size_t to)
 
 /* Union `caps` into a declared "capabilities" array, rewriting only the
  * array's span, in the array's own layout. */
-static int update_caps(struct pc_buf *b, const struct pc_strvec *caps)
+static int update_caps(struct pc_buf *b, const struct pc_strvec *caps,
+		       const char *eol)
 {
 	struct items top, arr;
 	struct pc_strvec all = PC_STRVEC_INIT;
@@ -259,7 +288,7 @@ static int update_caps(struct pc_buf *b, const struct pc_strvec *caps)
 		pc_buf_addf(&out, "\"%s\"", all.v[i]);
 	}
 	pc_buf_addf(&out, "%s]", close);
-	splice(b, top.vstart, top.vend - top.vstart, pc_buf_cstr(&out));
+	splice(b, top.vstart, top.vend - top.vstart, pc_buf_cstr(&out), eol);
 out:
 	free(first);
 	free(comma);
@@ -275,7 +304,7 @@ int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
 			  const char *frag, const struct pc_strvec *caps,
 			  struct pc_err *err)
 {
-	const char *key;
+	const char *key, *eol;
 	struct items top, sec;
 	char *t;
 	size_t open;
@@ -285,6 +314,7 @@ int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
 			err, PC_EINVAL,
 			"add supports hooks, tools and commands only");
 	key = section_key[p->kind];
+	eol = detect_eol(json->data);
 	open = skip_ws(json->data, 0);
 	if (json->data[open] != '{' || skip_value(json->data, open, 0) == BAD ||
 	    scan(json->data, open, key, &top))
@@ -294,7 +324,7 @@ int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
 		t = pc_xasprintf(p->kind == PC_SCAFFOLD_HOOK ? "\"%s\": { %s }"
 							     : "\"%s\": [ %s ]",
 				 key, frag);
-		append_item(json, open, t);
+		append_item(json, open, t, eol);
 		free(t);
 	} else {
 		const char *s = json->data;
@@ -322,9 +352,9 @@ int pc__scaffold_json_add(struct pc_buf *json, const struct pc_scaffold_part *p,
 							    : "command",
 				p->name);
 		}
-		append_item(json, top.vstart, frag);
+		append_item(json, top.vstart, frag, eol);
 	}
-	if (update_caps(json, caps))
+	if (update_caps(json, caps, eol))
 		return pc_err_set(err, PC_EPARSE,
 				  "plugin.json: bad \"capabilities\"");
 	return 0;

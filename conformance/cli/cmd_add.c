@@ -1,6 +1,6 @@
 /* cmd_add.c - `plugcheck add hook|tool|command NAME PATH`: one more part
  * for an existing Catalyst Code plugin, editing only the spans of
- * plugin.json it changes (pc_scaffold_add). */
+ * plugin.json it changes (pc_scaffold_add), in the file's line ending. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,9 @@ static const char add_usage[] =
 	"Add one part to the Catalyst Code plugin in PATH: its script, a\n"
 	"scenario file in tests/, and its entry in plugin.json together with the\n"
 	"capabilities it implies. Only those spans of plugin.json change; every\n"
-	"other byte is kept. The language defaults to the plugin's (Makefile: c,\n"
-	".py: python).\n\n"
+	"other byte is kept. New lines take plugin.json's line ending: CRLF when\n"
+	"more of its lines end in CRLF than in LF alone, else LF. The language\n"
+	"defaults to the plugin's (Makefile: c, .py: python).\n\n"
 	"Exit: 0 added, 1 not added (exists, bad plugin.json), 2 usage error.\n";
 
 enum { O_LANG = 256, O_RO, O_PROMPT, O_OVR, O_FORCE };

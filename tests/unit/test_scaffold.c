@@ -347,6 +347,70 @@ static void add_keeps_every_other_byte(void **state)
 	free(tdir);
 }
 
+/* add writes the lines it inserts or changes with the manifest's line
+ * ending: CRLF when most line breaks are CRLF, else LF (a tie, a file
+ * without any line break). Every other byte stays. */
+#define HOOK "\"pre_bash\": { \"script\": \"hooks/pre_bash.sh\", \"timeout_ms\": 5000, \"pass_args\": true }"
+#define CAPS "[\"execute_subprocess\", \"receive_tool_arguments\"]"
+static const char *const eol_cases[][2] = {
+	/* LF: unchanged behaviour */
+	{ "{\n  \"name\": \"e\",\n  \"version\": \"1\",\n  \"capabilities\": [],\n  \"hooks\": {}\n}\n",
+	  "{\n  \"name\": \"e\",\n  \"version\": \"1\",\n  \"capabilities\": " CAPS ",\n  \"hooks\": {\n    " HOOK "\n  }\n}\n" },
+	/* CRLF: all CRLF afterwards */
+	{ "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\r\n  \"capabilities\": [],\r\n  \"hooks\": {}\r\n}\r\n",
+	  "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\r\n  \"capabilities\": " CAPS ",\r\n  \"hooks\": {\r\n    " HOOK "\r\n  }\r\n}\r\n" },
+	/* mixed, 4 CRLF to 1 LF: new lines CRLF, the LF line kept */
+	{ "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\n  \"hooks\": {}\r\n}\r\n",
+	  "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\n  \"hooks\": {\r\n    " HOOK "\r\n  }\r\n}\r\n" },
+	/* mixed, 2 to 2: LF */
+	{ "{\r\n  \"name\": \"e\",\n  \"version\": \"1\",\r\n  \"hooks\": {}\n}",
+	  "{\r\n  \"name\": \"e\",\n  \"version\": \"1\",\r\n  \"hooks\": {\n    " HOOK "\n  }\n}" },
+	/* mostly LF: the rewritten capabilities array loses its CRLFs */
+	{ "{\n  \"name\": \"e\",\n  \"version\": \"1\",\n  \"description\": \"x\",\n  \"capabilities\": [\r\n    \"execute_subprocess\"\r\n  ],\n  \"hooks\": {}\n}\n",
+	  "{\n  \"name\": \"e\",\n  \"version\": \"1\",\n  \"description\": \"x\",\n  \"capabilities\": [\n    \"execute_subprocess\",\n    \"receive_tool_arguments\"\n  ],\n  \"hooks\": {\n    " HOOK "\n  }\n}\n" },
+	/* no line break at all: LF */
+	{ "{\"name\": \"e\", \"version\": \"1\", \"hooks\": {}}",
+	  "{\"name\": \"e\", \"version\": \"1\", \"hooks\": {\n  " HOOK "\n}}" },
+	/* CRLF, hooks present on one line and tools absent: nothing new
+	 * needs a line break, the CRLFs stay */
+	{ "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\r\n  \"hooks\": { \"turn_end\": { \"script\": \"t.sh\" } }\r\n}\r\n",
+	  "{\r\n  \"name\": \"e\",\r\n  \"version\": \"1\",\r\n  \"hooks\": { \"turn_end\": { \"script\": \"t.sh\" }, " HOOK " }\r\n}\r\n" },
+};
+
+static void add_keeps_the_line_ending(void **state)
+{
+	struct pc_scaffold_part hook = { .kind = PC_SCAFFOLD_HOOK,
+					 .name = "pre_bash",
+					 .blocking = true,
+					 .pass_args = true,
+					 .timeout_ms = 5000 };
+	struct pc_err err = PC_ERR_INIT;
+	char *root = pc_fs_mkdtemp("scaffold"),
+	     *tdir = pc_scaffold_templates_dir(&err);
+	struct pc_scaffold_opts o = { .dir = root,
+				      .templates = tdir,
+				      .parts = &hook,
+				      .nparts = 1,
+				      .force = true };
+	char *text;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(eol_cases) / sizeof(eol_cases[0]); i++) {
+		struct pc_strvec w = PC_STRVEC_INIT;
+
+		put(root, "plugin.json", eol_cases[i][0]);
+		assert_int_equal(pc_scaffold_add(&o, &w, &err), 0);
+		text = slurp(root, "plugin.json");
+		if (strcmp(text, eol_cases[i][1]))
+			fail_msg("case %zu:\n%s", i, text);
+		free(text);
+		pc_strvec_release(&w);
+	}
+	pc_fs_rm_rf(root);
+	free(root);
+	free(tdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +422,7 @@ int main(void)
 		cmocka_unit_test(capabilities_r3_2),
 		cmocka_unit_test(new_never_overwrites_without_force),
 		cmocka_unit_test(add_keeps_every_other_byte),
+		cmocka_unit_test(add_keeps_the_line_ending),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
