@@ -383,8 +383,10 @@ static int load_memory(struct pc_plugin *p, struct pc_err *err)
 int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
 		   struct pc_err *err);
 
+/* The host's checks after serde, in its order (R2.9 load order). With
+ * !scripts, stop before the first one that touches a script path. */
 static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
-		       struct pc_err *err)
+		       bool scripts, struct pc_err *err)
 {
 	const cJSON *m = p->manifest, *d;
 	int rc;
@@ -396,7 +398,7 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
 		pc_strvec_push(&p->disable_tools, d->valuestring);
 	if ((rc = check_name(p->name, err)) ||
-	    (rc = check_capabilities(p, err)))
+	    (rc = check_capabilities(p, err)) || !scripts)
 		return rc;
 	p->source_path = pc_fs_realpath(p->dir);
 	if (!p->source_path)
@@ -447,8 +449,8 @@ static int read_manifest(const char *path, struct pc_buf *raw,
 	return 0;
 }
 
-int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
-		     struct pc_plugin **out, struct pc_err *err)
+static int load(const char *dir, const struct pc_manifest_env *env,
+		bool scripts, struct pc_plugin **out, struct pc_err *err)
 {
 	struct pc_plugin *p = pc_xcalloc(1, sizeof(*p));
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
@@ -470,7 +472,7 @@ int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
 		rc = pc_err_set(err, PC_EMANIFEST,
 				"plugin.json parse error: %s", perr.msg);
 	if (!rc)
-		rc = load_parsed(p, env, err);
+		rc = load_parsed(p, env, scripts, err);
 	free(path);
 	pc_buf_release(&raw);
 	if (rc) {
@@ -479,6 +481,22 @@ int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
 	}
 	*out = p;
 	return 0;
+}
+
+int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
+		     struct pc_plugin **out, struct pc_err *err)
+{
+	return load(dir, env, true, out, err);
+}
+
+int pc_manifest_check_text(const char *dir, const struct pc_manifest_env *env,
+			   struct pc_err *err)
+{
+	struct pc_plugin *p = NULL;
+	int rc = load(dir, env, false, &p, err);
+
+	pc_plugin_free(p);
+	return rc;
 }
 
 char *pc_manifest_load_error_line(const char *dir, const char *msg)

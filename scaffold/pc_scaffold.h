@@ -117,7 +117,8 @@ int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
  * when the part already exists, or the errors of pc_scaffold_new. The
  * plugin.json is rewritten only after every other file was written; the
  * lines it inserts or rewrites get the file's line ending (CRLF when more
- * line breaks are CRLF than bare LF, else LF). */
+ * line breaks are CRLF than bare LF, else LF). Whether the host accepts
+ * the manifest is the caller's check (pc_manifest_check_text, R1.11). */
 int pc_scaffold_add(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 		    struct pc_err *err);
 

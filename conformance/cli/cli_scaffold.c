@@ -8,6 +8,7 @@
 #include "pc_chatcli.h"
 #include "pc_cli_scaffold.h"
 #include "pc_exit.h"
+#include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_manifest.h"
 #include "pc_xalloc.h"
@@ -212,13 +213,55 @@ static void verify(const char *dir)
 	pc_plugin_free(p);
 }
 
+/* `add` edits a manifest only if the host accepts its text as it is
+ * (pc_manifest_check_text: R2.1-R2.6, R3.4); an edit cannot make a
+ * rejected manifest load, so refuse before writing anything and report
+ * it as lint does (PC-LOAD-001, R1.11). Script files are not judged: a C
+ * plugin before `make` or a script still to write does not block add. */
+static int refuse_rejected(const char *dir)
+{
+	const struct pc_rule *r = pc_rule_find("PC-LOAD-001");
+	struct pc_manifest_env env = { .home = getenv("HOME"),
+				       .codex_home = getenv("CODEX_HOME") };
+	struct pc_err err = { 0 };
+	char *mpath = pc_fs_join(dir, "plugin.json"), *line, *dup;
+	int rc = 0;
+
+	if (pc_fs_is_file(mpath) && pc_manifest_check_text(dir, &env, &err)) {
+		line = pc_manifest_load_error_line(dir, err.msg);
+		fprintf(stderr,
+			"plugcheck: not adding to '%s': the host rejects it (%s [%s]): %s\n",
+			mpath, r->id, r->spec, line);
+		dup = strstr(err.msg, "duplicate field `");
+		if (dup) {
+			dup += strlen("duplicate field `");
+			fprintf(stderr,
+				"    fix: keep a single \"%.*s\" in that object (the host refuses repeated fields, R2.4): merge the two or delete one; nothing was written\n",
+				(int)strcspn(dup, "`"), dup);
+		} else if (strstr(err.msg, "missing required capabilities")) {
+			fputs("    fix: add them to \"capabilities\" (R3.4), or delete \"capabilities\" so that the host infers them (R3.3); nothing was written\n",
+			      stderr);
+		} else {
+			fprintf(stderr, "    fix: %s; nothing was written\n",
+				r->fix);
+		}
+		free(line);
+		rc = -1;
+	}
+	free(mpath);
+	return rc;
+}
+
 int pc_cli_scaffold_run(struct pc_scaffold_opts *o, bool add)
 {
 	struct pc_strvec written = PC_STRVEC_INIT;
 	struct pc_err err = { 0 };
-	char *tdir = pc_scaffold_templates_dir(&err);
+	char *tdir;
 	int rc;
 
+	if (add && refuse_rejected(o->dir))
+		return PC_EXIT_FINDINGS;
+	tdir = pc_scaffold_templates_dir(&err);
 	if (!tdir) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		return PC_EXIT_FINDINGS;

@@ -1,6 +1,8 @@
 /* cmd_add.c - `plugcheck add hook|tool|command NAME PATH`: one more part
  * for an existing Catalyst Code plugin, editing only the spans of
- * plugin.json it changes (pc_scaffold_add), in the file's line ending. */
+ * plugin.json it changes (pc_scaffold_add), in the file's line ending,
+ * and only if the host accepts plugin.json as it stands
+ * (pc_cli_scaffold_run, R1.11). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,12 @@ static const char add_usage[] =
 	"other byte is kept. New lines take plugin.json's line ending: CRLF when\n"
 	"more of its lines end in CRLF than in LF alone, else LF. The language\n"
 	"defaults to the plugin's (Makefile: c, .py: python).\n\n"
-	"Exit: 0 added, 1 not added (exists, bad plugin.json), 2 usage error.\n";
+	"A plugin.json the host rejects as it stands (bad JSON, a repeated\n"
+	"top-level key, a wrong type, missing capabilities: R1.11, R2.1-R2.6,\n"
+	"R3.4; lint's PC-LOAD-001) is refused and nothing is written; --force\n"
+	"only overwrites existing files. Missing script files do not stop add.\n\n"
+	"Exit: 0 added, 1 not added (exists, plugin.json rejected), 2 usage\n"
+	"error.\n";
 
 enum { O_LANG = 256, O_RO, O_PROMPT, O_OVR, O_FORCE };
 

@@ -1,8 +1,15 @@
-"""plugcheck add: the manifest's line ending.
+"""plugcheck add: the manifest's line ending, and manifests the host rejects.
 
 Line endings: the lines add inserts or rewrites take the manifest's ending
 (CRLF when more line breaks are CRLF than bare LF; else LF, also for a tie
 or a file without a line break); every other byte stays as it was.
+
+Rejected manifests: add first judges plugin.json's text as the host does
+before it looks at any script (R2.9 load order: R2.1-R2.6, R3.4). If the
+host rejects it (R1.11), add writes nothing and exits 1 with the host's
+message (lint's PC-LOAD-001). A missing script does not stop it: the host
+would reject the plugin for that file, not for the manifest, and add only
+warns afterwards (as before).
 """
 import os
 
@@ -108,3 +115,69 @@ def test_no_line_break_stays_lf(ctx):
     code, out, err = ctx.run("add", "tool", "look", "--readonly", "flat")
     eq(code, 0, out + err)
     eq(read(d), b'{"name": "flat", "version": "1", "tools": [\n  ' + TOOL + b'\n]}')
+
+
+def refused(ctx, name, manifest, files, want_err):
+    d = ctx.plugin(name, manifest, files)
+    before = tree(d)
+    code, out, err = ctx.run("add", "tool", "look", name)
+    eq((code, out, err), (1, "", want_err))
+    eq(tree(d), before)
+    return d
+
+
+DUP = (b'{\n'
+       b'  "name": "dup",\n'
+       b'  "version": "1.0.0",\n'
+       b'  "hooks": { "session_start": { "script": "hooks/s.sh" } },\n'
+       b'  "hooks": { "turn_end": { "script": "hooks/s.sh" } }\n'
+       b'}\n')
+
+
+def test_duplicate_hooks_refused_nothing_written(ctx):
+    host = ('failed to load plugin in "dup": plugin.json parse error: '
+            'duplicate field `hooks` at line 5 column 9')
+    d = refused(ctx, "dup", DUP, {"hooks/s.sh": SCRIPT},
+                "plugcheck: not adding to 'dup/plugin.json': the host rejects it "
+                f"(PC-LOAD-001 [R1.11]): {host}\n"
+                '    fix: keep a single "hooks" in that object (the host refuses repeated '
+                'fields, R2.4): merge the two or delete one; nothing was written\n')
+    # the same words lint reports (one loader, not a second parser)
+    code, out, err = ctx.run("lint", d)
+    eq(code, 3, out + err)
+    assert f"error PC-LOAD-001 [R1.11]: {host}\n" in out, out
+    assert not os.path.exists(os.path.join(d, "tools"))
+    assert not os.path.exists(os.path.join(d, "tests"))
+    # --force overwrites files; it does not edit a manifest the host rejects
+    code, out, err = ctx.run("add", "tool", "look", "dup", "--force")
+    eq((code, out), (1, ""), err)
+    eq(read(d), DUP)
+
+
+def test_missing_capabilities_and_bad_json_refused(ctx):
+    refused(ctx, "caps",
+            b'{"name": "caps", "version": "1", "capabilities": ["execute_subprocess"],\n'
+            b' "tools": [{"name": "t", "script": "t.sh"}]}\n', {"t.sh": SCRIPT},
+            "plugcheck: not adding to 'caps/plugin.json': the host rejects it "
+            '(PC-LOAD-001 [R1.11]): failed to load plugin in "caps": plugin is denied '
+            "because its manifest is missing required capabilities: register_tools, "
+            "write_workspace\n"
+            '    fix: add them to "capabilities" (R3.4), or delete "capabilities" so that '
+            "the host infers them (R3.3); nothing was written\n")
+    refused(ctx, "comma", b'{"name": "comma", "version": "1",}\n', {},
+            "plugcheck: not adding to 'comma/plugin.json': the host rejects it "
+            '(PC-LOAD-001 [R1.11]): failed to load plugin in "comma": plugin.json parse '
+            "error: trailing comma at line 1 column 34\n"
+            "    fix: fix the manifest error the host reports (see the message); "
+            "nothing was written\n")
+
+
+def test_missing_script_does_not_block_add(ctx):
+    # The host would reject this plugin for a file, not for plugin.json
+    # (R2.9.3): add goes ahead and warns, as for a C plugin before `make`.
+    d = ctx.plugin("miss", b'{"name": "miss", "version": "1", '
+                           b'"hooks": {"session_start": {"script": "hooks/s.sh"}}}\n')
+    code, out, err = ctx.run("add", "tool", "look", "--readonly", "miss")
+    eq((code, err), (0, "plugcheck: warning: the host rejects 'miss': "
+                        'hook script "hooks/s.sh" does not exist\n'), out)
+    assert b'"name": "look"' in read(d)

@@ -411,6 +411,38 @@ static void add_keeps_the_line_ending(void **state)
 	free(tdir);
 }
 
+/* pc_manifest_check_text judges plugin.json's text as the host does before
+ * it looks at any script (R2.9 load order): a repeated top-level key is
+ * serde's "duplicate field" (R2.4), missing capabilities are denied
+ * (R3.4), a missing script is not its business (R2.9.3). */
+static void check_text_r2_4_r3_4(void **state)
+{
+	struct pc_manifest_env env = { 0 };
+	struct pc_err err = PC_ERR_INIT;
+	struct pc_plugin *p = NULL;
+	char *root = pc_fs_mkdtemp("scaffold");
+
+	(void)state;
+	put(root, "plugin.json",
+	    "{\"name\": \"d\", \"version\": \"1\", \"hooks\": {},\n \"hooks\": {}}");
+	assert_int_equal(pc_manifest_check_text(root, &env, &err), PC_EMANIFEST);
+	assert_string_equal(err.msg,
+			    "plugin.json parse error: duplicate field `hooks` at line 2 column 8");
+	put(root, "plugin.json",
+	    "{\"name\": \"d\", \"version\": \"1\", \"capabilities\": [], \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}");
+	assert_int_equal(pc_manifest_check_text(root, &env, &err), PC_EMANIFEST);
+	assert_string_equal(err.msg,
+			    "plugin is denied because its manifest is missing required capabilities: execute_subprocess, register_tools, write_workspace");
+	put(root, "plugin.json",
+	    "{\"name\": \"d\", \"version\": \"1\", \"x-unknown\": 1, \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}");
+	assert_int_equal(pc_manifest_check_text(root, &env, &err), 0);
+	assert_int_equal(pc_manifest_load(root, &env, &p, &err), PC_EMANIFEST);
+	assert_string_equal(err.msg, "script \"t.sh\" does not exist");
+	assert_null(p);
+	pc_fs_rm_rf(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +455,7 @@ int main(void)
 		cmocka_unit_test(new_never_overwrites_without_force),
 		cmocka_unit_test(add_keeps_every_other_byte),
 		cmocka_unit_test(add_keeps_the_line_ending),
+		cmocka_unit_test(check_text_r2_4_r3_4),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
