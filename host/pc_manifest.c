@@ -238,13 +238,28 @@ static int confine(const char *canon_dir, const char *rel, const char *prefix,
 	return 0;
 }
 
+/* canon_dir NULL (pc_manifest_check_text): only the lexical step 1 of
+ * R2.9; *out is a copy of rel. */
+static int lexical_only(const char *rel, const char *prefix, char **out,
+			struct pc_err *err)
+{
+	*out = NULL;
+	if (pc__path_has_parent(rel))
+		return script_error(err, prefix, rel,
+				    "escapes the plugin directory");
+	*out = pc_xstrdup(rel);
+	return 0;
+}
+
 int pc__validate_script(const char *canon_dir, const char *rel,
 			const char *prefix, char **out, struct pc_err *err)
 {
 	struct stat st;
-	int rc = confine(canon_dir, rel, prefix, "does not exist", out, &st,
-			 err);
+	int rc;
 
+	if (!canon_dir)
+		return lexical_only(rel, prefix, out, err);
+	rc = confine(canon_dir, rel, prefix, "does not exist", out, &st, err);
 	if (rc)
 		return rc;
 	if (!(st.st_mode & 0111)) {
@@ -267,6 +282,8 @@ int pc__validate_prompt_file(const char *canon_dir, const char *rel,
 	if (rel[0] == '/')
 		return script_error(err, "prompt_file", rel,
 				    "must be relative to the plugin directory");
+	if (!canon_dir)
+		return lexical_only(rel, "prompt_file", out, err);
 	rc = confine(canon_dir, rel, "prompt_file",
 		     "does not exist or is unreadable", out, &st, err);
 	if (rc)

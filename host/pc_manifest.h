@@ -136,15 +136,19 @@ struct pc_manifest_env {
 int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
 		     struct pc_plugin **out, struct pc_err *err);
 
-/* pc_manifest_check_text - the part of pc_manifest_load that judges
- * plugin.json's own text: read and UTF-8 (R2.1), serde decoding (R2.1-R2.4:
- * syntax, types, explicit null, a repeated top-level key such as two
- * "hooks" is "duplicate field"; unknown keys are fine, R2.2), name (R2.5),
- * protocol version and capabilities (R2.6, R3.4) -- everything the host
- * checks before it touches any script path (R2.9 load order). Script and
- * prompt files are not looked at, so an unbuilt C plugin passes. Returns 0
- * or PC_EMANIFEST with the host's exact message in err->msg (as
- * pc_manifest_load would report it). Borrows dir and env. */
+/* pc_manifest_check_text - pc_manifest_load judging plugin.json's text
+ * only: read and UTF-8 (R2.1), serde decoding (R2.1-R2.4: syntax, types,
+ * explicit null, a repeated field such as two top-level "hooks" is
+ * "duplicate field"; unknown keys are fine, R2.2), name (R2.5), protocol
+ * version and capabilities (R2.6, R3.4), then every entry's own rules in
+ * the host's order (R2.9 load order: e.g. an empty tool name, a tool kind
+ * other than readonly/destructive, a reserved command, a command with both
+ * or neither of script and prompt_file, R2.7, R2.8, §2.7, §2.6). Of the
+ * script and prompt file checks only the text ones run (a ".." component,
+ * R2.9.1; an absolute prompt_file, R2.12): whether a file exists, stays
+ * inside the plugin after symlinks, is executable or small enough is not
+ * looked at, so an unbuilt C plugin passes. Returns 0 or PC_EMANIFEST with
+ * the host's exact message in err->msg. Borrows dir and env. */
 int pc_manifest_check_text(const char *dir, const struct pc_manifest_env *env,
 			   struct pc_err *err);
 

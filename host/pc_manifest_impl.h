@@ -26,7 +26,11 @@ bool pc__path_starts_with(const char *path, const char *base);
 /* PathBuf::join: an absolute `rel` replaces `base`. New string. */
 char *pc__path_join(const char *base, const char *rel);
 /* validate_plugin_script (R2.9, R2.10) with `prefix` "hook script" or
- * "script"; *out gets the canonical path (new string). PC_EMANIFEST. */
+ * "script"; *out gets the canonical path (new string). PC_EMANIFEST.
+ * canon_dir NULL judges the text only (pc_manifest_check_text): just the
+ * lexical ".." step of R2.9, no file system access; *out = a copy of rel.
+ * The same holds for pc__validate_prompt_file (after its absolute-path
+ * check, R2.12). */
 int pc__validate_script(const char *canon_dir, const char *rel,
 			const char *prefix, char **out, struct pc_err *err);
 /* validate_prompt_file (R2.12). PC_EMANIFEST. */

@@ -384,9 +384,10 @@ int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
 		   struct pc_err *err);
 
 /* The host's checks after serde, in its order (R2.9 load order). With
- * !scripts, stop before the first one that touches a script path. */
+ * !files, source_path stays NULL, which makes every script and prompt
+ * file check lexical only (pc__validate_script). */
 static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
-		       bool scripts, struct pc_err *err)
+		       bool files, struct pc_err *err)
 {
 	const cJSON *m = p->manifest, *d;
 	int rc;
@@ -398,11 +399,13 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
 		pc_strvec_push(&p->disable_tools, d->valuestring);
 	if ((rc = check_name(p->name, err)) ||
-	    (rc = check_capabilities(p, err)) || !scripts)
+	    (rc = check_capabilities(p, err)))
 		return rc;
-	p->source_path = pc_fs_realpath(p->dir);
-	if (!p->source_path)
-		p->source_path = pc_xstrdup(p->dir);
+	if (files) {
+		p->source_path = pc_fs_realpath(p->dir);
+		if (!p->source_path)
+			p->source_path = pc_xstrdup(p->dir);
+	}
 	if ((rc = load_hooks(p, err)) || (rc = load_tools(p, err)) ||
 	    (rc = load_commands(p, err)) || (rc = pc__load_oauth(p, env, err)))
 		return rc;
@@ -450,7 +453,7 @@ static int read_manifest(const char *path, struct pc_buf *raw,
 }
 
 static int load(const char *dir, const struct pc_manifest_env *env,
-		bool scripts, struct pc_plugin **out, struct pc_err *err)
+		bool files, struct pc_plugin **out, struct pc_err *err)
 {
 	struct pc_plugin *p = pc_xcalloc(1, sizeof(*p));
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
@@ -472,7 +475,7 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 		rc = pc_err_set(err, PC_EMANIFEST,
 				"plugin.json parse error: %s", perr.msg);
 	if (!rc)
-		rc = load_parsed(p, env, scripts, err);
+		rc = load_parsed(p, env, files, err);
 	free(path);
 	pc_buf_release(&raw);
 	if (rc) {

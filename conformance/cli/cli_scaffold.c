@@ -214,10 +214,10 @@ static void verify(const char *dir)
 }
 
 /* `add` edits a manifest only if the host accepts its text as it is
- * (pc_manifest_check_text: R2.1-R2.6, R3.4); an edit cannot make a
- * rejected manifest load, so refuse before writing anything and report
- * it as lint does (PC-LOAD-001, R1.11). Script files are not judged: a C
- * plugin before `make` or a script still to write does not block add. */
+ * (pc_manifest_check_text); an edit cannot make a rejected manifest load,
+ * so refuse before writing anything and report it as lint does
+ * (PC-LOAD-001, R1.11). Script files are not judged: a C plugin before
+ * `make` or a script still to write does not block add. */
 static int refuse_rejected(const char *dir)
 {
 	const struct pc_rule *r = pc_rule_find("PC-LOAD-001");

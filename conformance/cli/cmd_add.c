@@ -25,9 +25,10 @@ static const char add_usage[] =
 	"more of its lines end in CRLF than in LF alone, else LF. The language\n"
 	"defaults to the plugin's (Makefile: c, .py: python).\n\n"
 	"A plugin.json the host rejects as it stands (bad JSON, a repeated\n"
-	"top-level key, a wrong type, missing capabilities: R1.11, R2.1-R2.6,\n"
+	"key, a wrong type, missing capabilities, a bad entry: R1.11, R2.1-R2.8,\n"
 	"R3.4; lint's PC-LOAD-001) is refused and nothing is written; --force\n"
-	"only overwrites existing files. Missing script files do not stop add.\n\n"
+	"only overwrites existing files. Script files are not looked at: a\n"
+	"missing one (a C plugin before make) does not stop add.\n\n"
 	"Exit: 0 added, 1 not added (exists, plugin.json rejected), 2 usage\n"
 	"error.\n";
 

@@ -57,8 +57,8 @@ int pc_cli_scaffold_usage(char *msg);
  * or pc_scaffold_new; print "  wrote DIR/PATH" per file on stdout and the
  * error on stderr; for a Catalyst plugin in sh or python, load the result
  * with the host's loader and warn on stderr if it refuses it. For add, a
- * plugin.json the host rejects as it stands (pc_manifest_check_text:
- * R1.11, R2.1-R2.6, R3.4) is refused first: the host's message as lint's
+ * plugin.json whose text the host rejects (pc_manifest_check_text,
+ * R1.11) is refused first: the host's message as lint's
  * PC-LOAD-001 and a fix on stderr, nothing written, PC_EXIT_FINDINGS.
  * Returns PC_EXIT_OK or PC_EXIT_FINDINGS (nothing or not everything
  * written). */

@@ -4,12 +4,12 @@ Line endings: the lines add inserts or rewrites take the manifest's ending
 (CRLF when more line breaks are CRLF than bare LF; else LF, also for a tie
 or a file without a line break); every other byte stays as it was.
 
-Rejected manifests: add first judges plugin.json's text as the host does
-before it looks at any script (R2.9 load order: R2.1-R2.6, R3.4). If the
-host rejects it (R1.11), add writes nothing and exits 1 with the host's
-message (lint's PC-LOAD-001). A missing script does not stop it: the host
-would reject the plugin for that file, not for the manifest, and add only
-warns afterwards (as before).
+Rejected manifests: add first judges plugin.json's text as the host does,
+leaving out whether the files it names exist (pc_manifest_check_text). If
+the host rejects it (R1.11), add writes nothing and exits 1 with the
+host's message (lint's PC-LOAD-001). A missing script does not stop it:
+the host would reject the plugin for that file, not for the manifest, and
+add only warns afterwards (as before).
 """
 import os
 
@@ -154,7 +154,7 @@ def test_duplicate_hooks_refused_nothing_written(ctx):
     eq(read(d), DUP)
 
 
-def test_missing_capabilities_and_bad_json_refused(ctx):
+def test_missing_capabilities_bad_kind_and_bad_json_refused(ctx):
     refused(ctx, "caps",
             b'{"name": "caps", "version": "1", "capabilities": ["execute_subprocess"],\n'
             b' "tools": [{"name": "t", "script": "t.sh"}]}\n', {"t.sh": SCRIPT},
@@ -164,6 +164,14 @@ def test_missing_capabilities_and_bad_json_refused(ctx):
             "write_workspace\n"
             '    fix: add them to "capabilities" (R3.4), or delete "capabilities" so that '
             "the host infers them (R3.3); nothing was written\n")
+    refused(ctx, "kind",
+            b'{"name": "kind", "version": "1", "tools": [{"name": "t", "kind": "ro", '
+            b'"script": "missing.sh"}]}\n', {},
+            "plugcheck: not adding to 'kind/plugin.json': the host rejects it "
+            '(PC-LOAD-001 [R1.11]): failed to load plugin in "kind": tool \'t\' has '
+            "invalid kind 'ro' (use 'readonly' or 'destructive')\n"
+            "    fix: fix the manifest error the host reports (see the message); "
+            "nothing was written\n")
     refused(ctx, "comma", b'{"name": "comma", "version": "1",}\n', {},
             "plugcheck: not adding to 'comma/plugin.json': the host rejects it "
             '(PC-LOAD-001 [R1.11]): failed to load plugin in "comma": plugin.json parse '
@@ -181,3 +189,15 @@ def test_missing_script_does_not_block_add(ctx):
     eq((code, err), (0, "plugcheck: warning: the host rejects 'miss': "
                         'hook script "hooks/s.sh" does not exist\n'), out)
     assert b'"name": "look"' in read(d)
+
+
+def test_unbuilt_c_plugin_still_adds(ctx):
+    # bin/ does not exist before `make` (R2.9.3 would reject the plugin);
+    # only plugin.json's text is judged before add.
+    code, out, err = ctx.run("new", "cc", "--lang", "c", "--hook", "pre_bash")
+    eq(code, 0, out + err)
+    assert not os.path.exists(os.path.join(ctx.tmp, "cc", "bin"))
+    code, out, err = ctx.run("add", "tool", "look", "--readonly", "cc")
+    eq((code, out, err), (0, "  wrote cc/src/tool_look.c\n"
+                              "  wrote cc/tests/tool-look.plugcheck.yaml\n"
+                              "  wrote cc/plugin.json\n", ""))

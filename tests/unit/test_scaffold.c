@@ -411,10 +411,25 @@ static void add_keeps_the_line_ending(void **state)
 	free(tdir);
 }
 
-/* pc_manifest_check_text judges plugin.json's text as the host does before
- * it looks at any script (R2.9 load order): a repeated top-level key is
- * serde's "duplicate field" (R2.4), missing capabilities are denied
- * (R3.4), a missing script is not its business (R2.9.3). */
+/* pc_manifest_check_text judges plugin.json's text as the host does,
+ * leaving out the file checks: a repeated top-level key is serde's
+ * "duplicate field" (R2.4), missing capabilities are denied (R3.4), a tool
+ * kind is readonly or destructive (§2.4), a ".." component escapes
+ * (R2.9.1); a missing script is not its business (R2.9.3). */
+static const char *const text_cases[][2] = {
+	{ "{\"name\": \"d\", \"version\": \"1\", \"hooks\": {},\n \"hooks\": {}}",
+	  "plugin.json parse error: duplicate field `hooks` at line 2 column 8" },
+	{ "{\"name\": \"d\", \"version\": \"1\", \"capabilities\": [], \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}",
+	  "plugin is denied because its manifest is missing required capabilities: execute_subprocess, register_tools, write_workspace" },
+	{ "{\"name\": \"d\", \"version\": \"1\", \"tools\": [{\"name\": \"t\", \"kind\": \"ro\", \"script\": \"t.sh\"}]}",
+	  "tool 't' has invalid kind 'ro' (use 'readonly' or 'destructive')" },
+	{ "{\"name\": \"d\", \"version\": \"1\", \"hooks\": {\"turn_end\": {\"script\": \"../t.sh\"}}}",
+	  "hook script \"../t.sh\" escapes the plugin directory" },
+	/* unknown keys are fine (R2.2); the missing t.sh is not looked at */
+	{ "{\"name\": \"d\", \"version\": \"1\", \"x-unknown\": 1, \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}",
+	  NULL },
+};
+
 static void check_text_r2_4_r3_4(void **state)
 {
 	struct pc_manifest_env env = { 0 };
@@ -423,19 +438,17 @@ static void check_text_r2_4_r3_4(void **state)
 	char *root = pc_fs_mkdtemp("scaffold");
 
 	(void)state;
-	put(root, "plugin.json",
-	    "{\"name\": \"d\", \"version\": \"1\", \"hooks\": {},\n \"hooks\": {}}");
-	assert_int_equal(pc_manifest_check_text(root, &env, &err), PC_EMANIFEST);
-	assert_string_equal(err.msg,
-			    "plugin.json parse error: duplicate field `hooks` at line 2 column 8");
-	put(root, "plugin.json",
-	    "{\"name\": \"d\", \"version\": \"1\", \"capabilities\": [], \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}");
-	assert_int_equal(pc_manifest_check_text(root, &env, &err), PC_EMANIFEST);
-	assert_string_equal(err.msg,
-			    "plugin is denied because its manifest is missing required capabilities: execute_subprocess, register_tools, write_workspace");
-	put(root, "plugin.json",
-	    "{\"name\": \"d\", \"version\": \"1\", \"x-unknown\": 1, \"tools\": [{\"name\": \"t\", \"script\": \"t.sh\"}]}");
-	assert_int_equal(pc_manifest_check_text(root, &env, &err), 0);
+	for (size_t i = 0; i < sizeof(text_cases) / sizeof(text_cases[0]); i++) {
+		put(root, "plugin.json", text_cases[i][0]);
+		if (!text_cases[i][1]) {
+			assert_int_equal(pc_manifest_check_text(root, &env, &err), 0);
+			continue;
+		}
+		assert_int_equal(pc_manifest_check_text(root, &env, &err),
+				 PC_EMANIFEST);
+		assert_string_equal(err.msg, text_cases[i][1]);
+	}
+	/* the last case: the whole loader does look at the file */
 	assert_int_equal(pc_manifest_load(root, &env, &p, &err), PC_EMANIFEST);
 	assert_string_equal(err.msg, "script \"t.sh\" does not exist");
 	assert_null(p);
