@@ -124,6 +124,9 @@ void pc__report_count(const struct pc_report *r, struct pc__report_counts *c)
 	for (size_t i = 0; i < r->ncases; i++) {
 		c->failed += r->cases[i].status == PC_CASE_FAIL;
 		c->skipped += r->cases[i].status == PC_CASE_SKIP;
+		c->internal += r->cases[i].status == PC_CASE_FAIL &&
+			       r->cases[i].classname &&
+			       !strcmp(r->cases[i].classname, PC_CASE_INTERNAL);
 	}
 }
 

@@ -23,6 +23,12 @@
 
 enum pc_case_status { PC_CASE_PASS, PC_CASE_FAIL, PC_CASE_SKIP };
 
+/* PC_CASE_INTERNAL - the classname of a case plugcheck itself failed
+ * (e.g. a `check -j` worker that died lost its unit): such a failed case
+ * marks the report incomplete for a reason other than an interrupt, and
+ * the human and TAP summaries name it. */
+#define PC_CASE_INTERNAL "plugcheck.internal"
+
 /* One JUnit test case / TAP test point. */
 struct pc_case {
 	char *classname;  /* "plugcheck.static", "plugcheck.hook.pre_bash",
@@ -62,7 +68,8 @@ struct pc_report {
 	const char *contract; /* "catalyst" (NULL means it) or "chatcli";
 				 static, not freed */
 	bool strict;	      /* warnings fail */
-	bool incomplete;      /* interrupted: what is here is all there is */
+	bool incomplete;      /* interrupted, or a PC_CASE_INTERNAL case lost
+				 part of the run: what is here is all there is */
 	double duration_s;
 };
 

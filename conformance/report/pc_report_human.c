@@ -260,6 +260,24 @@ static void suppressed(const struct pc_report *r, const struct ctx *x)
 	}
 }
 
+/* "internal: NAME: MESSAGE" for each failed PC_CASE_INTERNAL case: the
+ * part of the run plugcheck lost (stderr points here). */
+static void internal_cases(const struct pc_report *r, const struct ctx *x)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pc_case *k = &r->cases[i];
+
+		if (k->status != PC_CASE_FAIL || !k->classname ||
+		    strcmp(k->classname, PC_CASE_INTERNAL))
+			continue;
+		paint(x, YELLOW, "internal: ");
+		put(x, k->name ? k->name : "");
+		fputs(": ", x->out);
+		put(x, k->message ? k->message : "");
+		fputc('\n', x->out);
+	}
+}
+
 void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 {
 	const struct ctx x = { out, color };
@@ -274,8 +292,12 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	if (r->ncases)
 		fprintf(out, "cases: %zu run, %zu failed, %zu skipped\n",
 			r->ncases, c.failed, c.skipped);
+	internal_cases(r, &x);
 	if (r->incomplete) {
-		paint(&x, YELLOW, "incomplete: the run was interrupted");
+		paint(&x, YELLOW,
+		      c.internal ? "incomplete: plugcheck lost part of the run "
+				   "(internal above)"
+				 : "incomplete: the run was interrupted");
 		fputc('\n', out);
 	}
 	fprintf(out,

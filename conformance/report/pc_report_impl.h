@@ -15,6 +15,7 @@ struct pc__report_counts {
 	size_t errors, warnings, notes; /* unsuppressed findings */
 	size_t suppressed;		/* suppressed findings */
 	size_t failed, skipped;		/* cases */
+	size_t internal;		/* failed PC_CASE_INTERNAL cases */
 };
 
 /* Writes one Unicode scalar `cp`, whose UTF-8 bytes are raw[0..n), to

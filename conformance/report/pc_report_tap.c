@@ -100,7 +100,10 @@ void pc__report_tap(const struct pc_report *r, FILE *out)
 	for (size_t i = 0; i < r->ncases; i++)
 		test_point(&r->cases[i], i + 1, out);
 	if (r->incomplete)
-		fputs("# plugcheck: incomplete: the run was interrupted\n",
+		fputs(c.internal ? "# plugcheck: incomplete: plugcheck lost part "
+				   "of the run (the plugcheck.internal cases)\n"
+				 : "# plugcheck: incomplete: the run was "
+				   "interrupted\n",
 		      out);
 	/* A failed scenario is a failed case, not a finding: without this
 	 * line the summary of a failing `run` read "0 errors". */

@@ -407,6 +407,58 @@ static void human_groups_kinds_by_their_worst_finding(void **state)
 	pc_report_release(&r);
 }
 
+/* check -j: a worker that died lost its unit. The human summary names
+ * the lost unit (the "see its plugcheck.internal cases" of stderr must
+ * be findable in the default format) and does not call the run
+ * interrupted; TAP says the same. A fresh-user trial found "cases: 38
+ * run, 1 failed" with no failure shown and "incomplete: the run was
+ * interrupted" after a script's `kill -9 $PPID` killed its worker. */
+static void internal_case_is_shown_not_called_interrupted(void **state)
+{
+	struct pc_report r = PC_REPORT_INIT;
+	char *x;
+
+	(void)state;
+	r.path = pc_xstrdup("p");
+	r.name = pc_xstrdup("p");
+	r.loaded = true;
+	pc_report_add_case(&r, "plugcheck.tool.a", "fire a", PC_CASE_PASS,
+			   NULL, NULL, 0.0);
+	pc_report_add_case(&r, PC_CASE_INTERNAL, "tool b", PC_CASE_FAIL,
+			   "plugcheck: the worker process died of signal 9",
+			   NULL, 0.0);
+	r.incomplete = true;
+	assert_render(
+		&r, PC_REPORT_HUMAN,
+		"host: loaded p (p)\n"
+		"\n"
+		"no findings\n"
+		"\n"
+		"cases: 2 run, 1 failed, 0 skipped\n"
+		"internal: tool b: plugcheck: the worker process died of signal 9\n"
+		"incomplete: plugcheck lost part of the run (internal above)\n"
+		"0 error(s), 0 warning(s), 0 note(s), 0 suppressed \xe2\x80\x94 INCOMPLETE\n");
+	x = render(&r, PC_REPORT_TAP, false);
+	assert_non_null(strstr(x, "not ok 2 - plugcheck.internal: tool b\n"));
+	assert_non_null(strstr(
+		x, "# plugcheck: incomplete: plugcheck lost part of the run "
+		   "(the plugcheck.internal cases)\n"));
+	assert_null(strstr(x, "interrupted"));
+	free(x);
+	/* interrupted, with no internal case: as before */
+	pc_report_release(&r);
+	r = (struct pc_report)PC_REPORT_INIT;
+	r.path = pc_xstrdup("p");
+	r.name = pc_xstrdup("p");
+	r.loaded = true;
+	r.incomplete = true;
+	x = render(&r, PC_REPORT_HUMAN, false);
+	assert_non_null(strstr(x, "\nincomplete: the run was interrupted\n"));
+	assert_null(strstr(x, "internal"));
+	free(x);
+	pc_report_release(&r);
+}
+
 static void passing_report_exact(void **state)
 {
 	struct pc_report r = PC_REPORT_INIT;
@@ -769,6 +821,7 @@ int main(void)
 		cmocka_unit_test(human_small_exact),
 		cmocka_unit_test(human_groups_kinds_by_their_worst_finding),
 		cmocka_unit_test(passing_report_exact),
+		cmocka_unit_test(internal_case_is_shown_not_called_interrupted),
 		cmocka_unit_test(junit_escapes_hostile_text),
 		cmocka_unit_test(json_escapes_hostile_text),
 		cmocka_unit_test(tap_escapes_hostile_text),
