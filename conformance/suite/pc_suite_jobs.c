@@ -355,28 +355,34 @@ static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 	_exit(rc);
 }
 
-static void progress(struct pc__suite *s, const struct unit *u)
+/* What unit `u` fires, as the progress line and an internal case name it:
+ * "hook pre_bash", "tool NAME", "command NAME", "memory", "oauth" (a new
+ * string). */
+static char *unit_name(const struct pc__suite *s, const struct unit *u)
 {
 	switch (u->kind) {
 	case U_HOOK:
-		pc__suite_progress(s, "hook %s",
-				   pc_hook_point_name((enum pc_hook_point)u->index));
-		break;
+		return pc_xasprintf("hook %s",
+				    pc_hook_point_name((enum pc_hook_point)u->index));
 	case U_TOOL:
-		pc__suite_progress(s, "tool %s", s->p->tools[u->index].name);
-		break;
+		return pc_xasprintf("tool %s", s->p->tools[u->index].name);
 	case U_COMMAND:
-		pc__suite_progress(s, "command %s", s->p->commands[u->index].name);
-		break;
+		return pc_xasprintf("command %s", s->p->commands[u->index].name);
 	case U_MEMORY:
-		pc__suite_progress(s, "memory");
-		break;
+		return pc_xstrdup("memory");
 	case U_OAUTH:
-		pc__suite_progress(s, "oauth");
-		break;
+		return pc_xstrdup("oauth");
 	default:
-		break;
+		return pc_xstrdup("skipped entry points");
 	}
+}
+
+static void progress(struct pc__suite *s, const struct unit *u)
+{
+	char *name = unit_name(s, u);
+
+	pc__suite_progress(s, "%s", name);
+	free(name);
 }
 
 /* Fork a worker into slot `w` of `all` (`n` slots). The child closes
@@ -496,13 +502,18 @@ static void lost(struct pc__suite *s, const struct unit *u)
 	s->r->incomplete = true;
 	if (s->o->stop && *s->o->stop)
 		return; /* interrupted: the report just stops here */
-	name = pc_xasprintf("worker for unit %d/%zu", (int)u->kind, u->index);
+	/* Named as the progress line names it; the message says what kills
+	 * a worker besides a crash: a plugin process that kills its parent. */
+	name = unit_name(s, u);
 	msg = WIFSIGNALED(u->status)
-		      ? pc_xasprintf("plugcheck: the worker process died of signal %d",
+		      ? pc_xasprintf("plugcheck: the worker process died of signal %d; "
+				     "these cases are lost (a plugin process that "
+				     "kills its parent, e.g. `kill -9 $PPID`, kills "
+				     "the worker)",
 				     WTERMSIG(u->status))
 		      : pc_xasprintf("plugcheck: the worker process exited %d without a result",
 				     WEXITSTATUS(u->status));
-	pc_report_add_case(s->r, "plugcheck.internal", name, PC_CASE_FAIL, msg,
+	pc_report_add_case(s->r, PC_CASE_INTERNAL, name, PC_CASE_FAIL, msg,
 			   NULL, 0.0);
 	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
 				     sizeof(*s->ranges));

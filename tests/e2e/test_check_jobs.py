@@ -14,6 +14,10 @@ TOOL = "#!/bin/sh\ncat >/dev/null\necho '{\"ok\":true,\"output\":\"x\"}'\n"
 LEAVES = "#!/bin/sh\ncat >/dev/null\nsleep 300 >/dev/null 2>&1 &\necho '{\"ok\":true,\"output\":\"x\"}'\n"  # PC-PROC-001
 
 
+KILLED = ("plugcheck: the worker process died of signal 9; these cases are lost "
+          "(a plugin process that kills its parent, e.g. `kill -9 $PPID`, kills the worker)")
+
+
 def plugin(ctx, name, ntools=3):
     tool = lambda i, script: {"name": "t%d" % i, "description": "t", "kind": "readonly",
                               "script": script,
@@ -214,11 +218,46 @@ def test_a_killed_worker_loses_only_its_unit(ctx):
     eq(rep["incomplete"], True)
     internal = [(c["classname"], c["name"], c["status"], c["message"]) for c in rep["cases"]
                 if c["classname"] == "plugcheck.internal"]
-    eq(internal, [("plugcheck.internal", "worker for unit 0/0", "fail",
-                   "plugcheck: the worker process died of signal 9")])
+    eq(internal, [("plugcheck.internal", "hook pre_bash", "fail", KILLED)])
     tools = sorted({c["classname"] for c in rep["cases"] if c["classname"].startswith("plugcheck.tool")})
     eq(tools, ["plugcheck.tool.t%d" % i for i in range(4)])
     eq(p.returncode, 70, err)
     eq(err, b"plugcheck: internal error: the report is incomplete (see its plugcheck.internal cases)\n")
     eq(marked([mark]), [])
+    eq(os.listdir(tmpd), [])
+
+
+def test_a_script_that_kills_its_parent_loses_only_its_tool(ctx):
+    # `kill -9 $PPID` in a tool kills the worker that spawned it. The
+    # human summary must show which unit was lost and must not call the
+    # run interrupted (a fresh-user trial saw "1 failed" with nothing
+    # listed, "incomplete: the run was interrupted", and stderr pointing
+    # at plugcheck.internal cases that only JSON/JUnit/TAP showed).
+    killer = "#!/bin/sh\ncat >/dev/null\nkill -9 $PPID\necho '{\"ok\":true,\"output\":\"x\"}'\n"
+    t = {"description": "t", "kind": "readonly",
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("killp", {"name": "killp", "version": "1.0.0",
+                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
+                             "tools": [dict(t, name="a", script="tool.sh"),
+                                       dict(t, name="b", script="killer.sh"),
+                                       dict(t, name="c", script="tool.sh"),
+                                       dict(t, name="d", script="tool.sh")]},
+                   {"tool.sh": TOOL, "killer.sh": killer})
+    tmpd = os.path.join(ctx.tmp, "tmpkillp")
+    os.mkdir(tmpd)
+    code, out, err = ctx.run("check", d, "-j", "2", "--repeat", "1",
+                             env={"TMPDIR": tmpd}, timeout=600)
+    eq(code, 70, err)
+    eq(err, "plugcheck: internal error: the report is incomplete (see its plugcheck.internal cases)\n")
+    tail = out[out.index("\ncases: "):]
+    eq(tail, "\ncases: %s run, 1 failed, 0 skipped\n"
+             "internal: tool b: %s\n"
+             "incomplete: plugcheck lost part of the run (internal above)\n"
+             "0 error(s), 0 warning(s), 0 note(s), 0 suppressed \u2014 INCOMPLETE\n"
+             % (tail.split()[1], KILLED))
+    code, rep = ctx.json("check", d, "-j", "2", "--repeat", "1", env={"TMPDIR": tmpd}, timeout=600)
+    eq(code, 70)
+    tools = sorted({c["classname"] for c in rep["cases"] if c["classname"].startswith("plugcheck.tool")})
+    eq(tools, ["plugcheck.tool.a", "plugcheck.tool.c", "plugcheck.tool.d"])
+    eq([c["name"] for c in rep["cases"] if c["classname"] == "plugcheck.internal"], ["tool b"])
     eq(os.listdir(tmpd), [])
