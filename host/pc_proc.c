@@ -556,6 +556,19 @@ static const char *child_path(const struct pc_strvec *env)
 	return DEFAULT_PATH;
 }
 
+/* path_entry_max - glibc execvp's bound on one PATH entry: one of this
+ * many bytes or more (only possible when PATH is at least PATH_MAX long)
+ * is not tried, since it would not fit its stack buffer. Its next round
+ * then starts at the ':' that ended the entry - an empty entry, i.e. the
+ * current directory - not after it: measured on Debian 12,
+ * PATH=<4096 bytes>:/usr/bin runs ./prog when there is one, and a last
+ * such entry ends the search. spawn_search and precheck do the same
+ * (a fresh-user trial found ENAMETOOLONG instead). */
+static size_t path_entry_max(const char *path)
+{
+	return strnlen(path, PATH_MAX - 1) + 1;
+}
+
 /* absent - 0 when `path` (relative to `cwd`, the child's working
  * directory) names something exec could try, else the errno its lookup
  * gives. stat() resolves a path exactly as execve() does before it looks
@@ -593,10 +606,16 @@ static int spawn_search(struct run *run, struct spawn_ctx *sc)
 		return ENOENT;
 	if (strlen(file) > NAME_MAX)
 		return ENAMETOOLONG;
-	for (;; p = end + 1) {
+	for (size_t max = path_entry_max(p);; p = end + 1) {
 		char *cand;
 
 		end = strchrnul(p, ':');
+		if ((size_t)(end - p) >= max) {
+			if (!*end)
+				break;
+			end--; /* next round: the ':' itself, the cwd */
+			continue;
+		}
 		cand = end == p ? pc_xstrdup(file)
 				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
 					       file);
@@ -665,10 +684,17 @@ static int precheck(const struct run *run)
 		return ENOENT;
 	if (strlen(file) > NAME_MAX)
 		return ENAMETOOLONG;
-	for (p = child_path(&run->o->env);; p = end + 1) {
+	p = child_path(&run->o->env);
+	for (size_t max = path_entry_max(p);; p = end + 1) {
 		char *cand;
 
 		end = strchrnul(p, ':');
+		if ((size_t)(end - p) >= max) {
+			if (!*end)
+				break;
+			end--; /* next round: the ':' itself, the cwd */
+			continue;
+		}
 		cand = end == p ? pc_xstrdup(file)
 				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
 					       file);

@@ -60,7 +60,9 @@
  *     empty element means the working directory; EACCES on one entry is
  *     remembered and the search goes on; and a file the kernel refuses
  *     with ENOEXEC (no shebang) is run as `/bin/sh <file> <args...>`, as
- *     glibc's execvp does. spawn_errno is what that search ends with.
+ *     glibc's execvp does; an entry of PATH_MAX bytes or more is skipped
+ *     and, like glibc, followed by a try in the working directory.
+ *     spawn_errno is what that search ends with.
  *   - Empty stdin under PC_PROC_STDIN_FIRST: the host skips its stdin
  *     phase (`if !stdin.is_empty()`) but tokio's Child::wait() drops the
  *     stdin handle first thing, so the plugin sees EOF at the start of

@@ -26,7 +26,10 @@
 
 #include <cmocka.h>
 
+#include "pc_buf.h"
+#include "pc_fs.h"
 #include "pc_proc.h"
+#include "pc_xalloc.h"
 
 #define MIB	   ((size_t)1 << 20)
 #define SLOW_MS	   5000 /* upper bound for anything that should be quick */
@@ -354,6 +357,177 @@ static void proc_path_lookup_spawns_only_existing_candidates(void **state)
 	assert_int_equal(fx->r.spawn_errno, EACCES);
 	assert_int_equal(spawns, 1);
 	pc_buf_release(&path);
+}
+
+/* The PATH search answers what glibc's execvp answers (the host's
+ * Command does fork + execvp): for each PATH below, the errno (or 0 for
+ * "ran") of pc_proc_run is compared with a real execvp of "plug" from
+ * the same directory with the same environment (0: ran a "plug" that
+ * exits 42, 1043: ran ./plug, which exits 43). Edge cases: relative and
+ * empty entries, a directory named like the program, a file that is not
+ * executable first, a symlink loop, a dangling symlink, an entry that is
+ * a file, an entry longer than PATH_MAX, names of NAME_MAX-1..NAME_MAX+1
+ * bytes. */
+static int execvp_errno(const char *dir, const char *path, const char *file)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)file, NULL };
+
+		if (chdir(dir) < 0 || setenv("PATH", path, 1) < 0)
+			_exit(200);
+		execvp(file, argv);
+		_exit(errno);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st) == 42 ? 0
+	       : WEXITSTATUS(st) == 43 ? 1043
+				       : WEXITSTATUS(st);
+}
+
+static int pc_errno(struct fx *fx, const char *dir, const char *path,
+		    const char *file)
+{
+	pc_strvec_release(&fx->o.argv);
+	pc_strvec_push(&fx->o.argv, file);
+	pc_strvec_release(&fx->o.env);
+	pc_strvec_pushf(&fx->o.env, "PATH=%s", path);
+	fx->o.cwd = dir;
+	run(fx);
+	fx->o.cwd = NULL;
+	if (fx->r.outcome == PC_PROC_SPAWN_ERROR)
+		return fx->r.spawn_errno;
+	assert_int_equal(fx->r.outcome, PC_PROC_EXITED);
+	return fx->r.exit_code == 42 ? 0 : 1000 + fx->r.exit_code;
+}
+
+/* `tmpl` with each '@' replaced by `dir` (a new string). */
+static char *expand(const char *tmpl, const char *dir)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *s;
+
+	for (const char *c = tmpl; *c; c++)
+		if (*c == '@')
+			pc_buf_adds(&b, dir);
+		else
+			pc_buf_addch(&b, *c);
+	s = pc_xstrdup(pc_buf_cstr(&b));
+	pc_buf_release(&b);
+	return s;
+}
+
+static void proc_path_lookup_matches_execvp(void **state)
+{
+	struct fx *fx = *state;
+	static const char ok[] = "#!/bin/sh\nexit 42\n";
+	static const char cwd[] = "#!/bin/sh\nexit 43\n";
+	static const struct {
+		const char *path; /* '@': the directory */
+		int want;	  /* execvp's answer, checked too */
+	} cases[] = {
+		{ "rel", 0 },
+		{ "rel/", 0 },
+		{ "", 1043 },
+		{ ":/nonexistent", 1043 },
+		{ "/nonexistent:", 1043 },
+		{ "/nonexistent::/nonexistent", 1043 },
+		{ ".", 1043 },
+		{ "@/isdir:@/ok", 0 },
+		{ "@/isdir", EACCES },
+		{ "@/noexec:@/ok", 0 },
+		{ "@/noexec:/nonexistent", EACCES },
+		{ "@/loop:@/ok", ELOOP },
+		{ "@/dangling:@/ok", 0 },
+		{ "@/ok/plug:@/ok", 0 },
+		{ "/nonexistent", ENOENT },
+	};
+	char *d = pc_xasprintf("%s/pathcmp", fx->tmp), *x, *p, *okdir;
+	char *longdir = pc_xcalloc(PATH_MAX + 100, 1), name[NAME_MAX + 2];
+
+	assert_int_equal(mkdir(d, 0755), 0);
+#define AT(rel) (free(x), x = pc_xasprintf("%s/%s", d, rel))
+	x = NULL;
+	assert_int_equal(mkdir(AT("ok"), 0755), 0);
+	write_file(AT("ok/plug"), ok, 0755);
+	write_file(AT("plug"), cwd, 0755);
+	assert_int_equal(mkdir(AT("rel"), 0755), 0);
+	write_file(AT("rel/plug"), ok, 0755);
+	assert_int_equal(mkdir(AT("isdir"), 0755), 0);
+	assert_int_equal(mkdir(AT("isdir/plug"), 0755), 0);
+	assert_int_equal(mkdir(AT("noexec"), 0755), 0);
+	write_file(AT("noexec/plug"), ok, 0644);
+	assert_int_equal(mkdir(AT("loop"), 0755), 0);
+	assert_int_equal(symlink("plug2", AT("loop/plug")), 0);
+	assert_int_equal(symlink("plug", AT("loop/plug2")), 0);
+	assert_int_equal(mkdir(AT("dangling"), 0755), 0);
+	assert_int_equal(symlink("/nonexistent/plug", AT("dangling/plug")), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		int want, got;
+
+		p = expand(cases[i].path, d);
+		want = execvp_errno(d, p, "plug");
+		got = pc_errno(fx, d, p, "plug");
+		if (want != got || want != cases[i].want)
+			fail_msg("PATH=%s: execvp %d, pc_proc %d, table %d", p,
+				 want, got, cases[i].want);
+		free(p);
+	}
+	/* Entries of PATH_MAX-1, PATH_MAX, PATH_MAX+1 bytes, then one that
+	 * has the program. glibc skips an entry of PATH_MAX bytes or more,
+	 * and its next round starts at the ':' - an empty entry: ./plug runs
+	 * (a trial found plugcheck answering ENAMETOOLONG there). A shorter
+	 * one is tried: ENAMETOOLONG ends the search. */
+	for (int n = PATH_MAX - 1; n <= PATH_MAX + 1; n++) {
+		static const char *const rest[] = { "@/ok", "/nonexistent" };
+
+		memset(longdir, 'x', (size_t)n);
+		longdir[0] = '/';
+		longdir[n] = '\0';
+		for (size_t k = 0; k < 2; k++) {
+			char *tail = expand(rest[k], d);
+			int want, got;
+
+			p = pc_xasprintf("%s:%s", longdir, tail);
+			want = execvp_errno(d, p, "plug");
+			got = pc_errno(fx, d, p, "plug");
+			if (want != got || want != (n < PATH_MAX ? ENAMETOOLONG : 1043))
+				fail_msg("PATH=<%d bytes>:%s: execvp %d, pc_proc %d",
+					 n, tail, want, got);
+			free(p);
+			free(tail);
+		}
+	}
+	/* program names of NAME_MAX-1, NAME_MAX, NAME_MAX+1 bytes */
+	okdir = pc_xasprintf("%s/ok", d);
+	for (int n = NAME_MAX - 1; n <= NAME_MAX + 1; n++) {
+		int want, got;
+
+		memset(name, 'n', (size_t)n);
+		name[n] = '\0';
+		if (n <= NAME_MAX) {
+			p = pc_xasprintf("%s/%s", okdir, name);
+			write_file(p, ok, 0755);
+			free(p);
+		}
+		want = execvp_errno(d, okdir, name);
+		got = pc_errno(fx, d, okdir, name);
+		if (want != got)
+			fail_msg("name of %d bytes: execvp %d, pc_proc %d", n, want,
+				 got);
+	}
+#undef AT
+	free(x);
+	free(okdir);
+	free(longdir);
+	pc_fs_rm_rf(d);
+	free(d);
 }
 
 static void proc_path_lookup_defaults_without_path(void **state)
@@ -1054,6 +1228,7 @@ int main(void)
 		T(proc_spawn_not_executable_is_eacces),
 		T(proc_path_lookup_uses_child_path),
 		T(proc_path_lookup_spawns_only_existing_candidates),
+	T(proc_path_lookup_matches_execvp),
 	T(proc_path_lookup_defaults_without_path),
 		T(proc_path_lookup_runs_shebangless_file_with_sh),
 		T(proc_delivers_all_stdin),
