@@ -382,7 +382,9 @@ static int setup(struct ictx *c, struct pc_err *err)
 	c->tmp = pc_fs_mkdtemp("install");
 	if (!c->tmp)
 		return pc_err_set_errno(err, PC_EIO, errno,
-					"cannot create a temporary directory");
+					"cannot create a temporary directory in %s "
+					"(TMPDIR; set it to a writable directory)",
+					pc_fs_tmpdir());
 	c->home = pc_fs_join(c->tmp, "home");
 	c->ws = pc_fs_join(c->tmp, "workspace");
 	pc_fs_mkdir_p(c->home, NULL);

@@ -426,7 +426,9 @@ static int make_dirs(struct pc__suite *s, struct pc_err *err)
 	s->tmp = pc_fs_mkdtemp("check");
 	if (!s->tmp)
 		return pc_err_set_errno(err, PC_EIO, errno,
-					"cannot create a temporary directory");
+					"cannot create a temporary directory in %s "
+					"(TMPDIR; set it to a writable directory)",
+					pc_fs_tmpdir());
 	s->home = pc_fs_join(s->tmp, "home");
 	s->ws = pc_fs_join(s->tmp, "workspace");
 	s->session = pc_xasprintf("%s/.catalyst-code/sessions/1700000000000000000.jsonl",

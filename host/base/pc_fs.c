@@ -188,13 +188,18 @@ bool pc_fs_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-char *pc_fs_mkdtemp(const char *tag)
+const char *pc_fs_tmpdir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+char *pc_fs_mkdtemp(const char *tag)
+{
+	const char *tmp = pc_fs_tmpdir();
 	char *tmpl;
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	tmpl = pc_xasprintf("%s/plugcheck-%s-XXXXXX", tmp, tag);
 	if (!mkdtemp(tmpl)) {
 		int e = errno;

@@ -39,5 +39,9 @@ bool pc_fs_is_file(const char *path);
 /* pc_fs_mkdtemp - create a fresh directory "$TMPDIR/plugcheck-<tag>-XXXXXX"
  * (TMPDIR default /tmp). Returns new string, or NULL with errno set. */
 char *pc_fs_mkdtemp(const char *tag);
+/* pc_fs_tmpdir - the directory pc_fs_mkdtemp creates in: $TMPDIR, or
+ * "/tmp" when it is unset or empty (borrowed from the environment or
+ * static; for error messages that must name it). */
+const char *pc_fs_tmpdir(void);
 
 #endif

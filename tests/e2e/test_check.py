@@ -428,3 +428,18 @@ def test_memory_provider_timeout_is_paid_once(ctx):
     eq(mem[1:], [(a, "skip", "skipped: the provider timed out on 'save'") for a in
                  ("list", "inject", "forget", "list", "compact_append", "standing_prompt", "write", "search")])
     eq(code, 1)
+
+
+def test_unusable_tmpdir_is_named(ctx):
+    # A fresh-user trial with TMPDIR=/nonexistent/x got "plugcheck: cannot
+    # create a temporary directory: No such file or directory", naming
+    # neither the directory nor TMPDIR.
+    d = hook(ctx, "p", "pre_bash", "#!/bin/sh\necho '{\"allow\":true}'\n")
+    afile = os.path.join(ctx.tmp, "afile")
+    open(afile, "w").close()
+    for tmpdir, why in (("/nonexistent/x", "No such file or directory"), (afile, "Not a directory")):
+        for jobs in ("1", "2"):
+            code, stdout, stderr = ctx.run("check", d, "-j", jobs, env={"TMPDIR": tmpdir})
+            eq((code, stdout, stderr),
+               (70, "", "plugcheck: cannot create a temporary directory in %s (TMPDIR; set it to a "
+                        "writable directory): %s\n" % (tmpdir, why)))
