@@ -307,7 +307,10 @@ static bool send_all(int fd, const void *p, size_t n)
  * for all; jobs/<pid>.dir names them for sweep_dirs, since a worker that
  * Ctrl-C kills cannot remove them. Then: read a unit index from `fd`, run
  * the unit into a report of its own, answer with the index, the result's
- * length (uint64_t) and the result; exit 0 at end of input. */
+ * length (uint64_t) and the result; exit 0 at end of input. A worker
+ * that was itself interrupted (SIGINT/SIGTERM/SIGHUP/SIGQUIT from a
+ * plugin, not from the parent) sends its result, passes SIGTERM on to the
+ * parent and exits: the run stops as -j 1 would have. */
 static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 {
 	struct pc_suite_opts o = *s->o;
@@ -316,8 +319,10 @@ static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 	char *where;
 	uint32_t i;
 	int rc = 0;
+	pid_t parent;
 
 	o.progress = NULL; /* the parent shows which units run */
+	parent = getppid();
 	if (pc__suite_dirs(&c, NULL))
 		_exit(1);
 	where = pc_xasprintf("%s/jobs/%d.dir", s->tmp, (int)getpid());
@@ -347,6 +352,16 @@ static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 		    !send_all(fd, &len, sizeof(len)) ||
 		    !send_all(fd, b.data, b.len)) {
 			rc = 1;
+			break;
+		}
+		/* Interrupted, yet not by the parent (which kills its workers
+		 * when it is): a plugin signalled its parent - this worker -
+		 * as `kill -TERM $PPID` does. With -j 1 that signal reaches
+		 * plugcheck itself and stops the run, so pass it on, after
+		 * the result that holds the cut firing. */
+		if (o.stop && *o.stop) {
+			if (getppid() == parent)
+				kill(parent, SIGTERM);
 			break;
 		}
 	}

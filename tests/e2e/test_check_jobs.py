@@ -261,3 +261,35 @@ def test_a_script_that_kills_its_parent_loses_only_its_tool(ctx):
     eq(tools, ["plugcheck.tool.a", "plugcheck.tool.c", "plugcheck.tool.d"])
     eq([c["name"] for c in rep["cases"] if c["classname"] == "plugcheck.internal"], ["tool b"])
     eq(os.listdir(tmpd), [])
+
+
+def test_a_script_that_signals_its_parent_interrupts_the_run(ctx):
+    # `kill -TERM $PPID` reaches plugcheck itself with -j 1: the run stops
+    # as interrupted. With -j 2 it reached only the worker, which skipped
+    # the rest of ITS units as interrupted while the other worker went on;
+    # plugcheck then said "internal error ... (see its plugcheck.internal
+    # cases)" with no such case (fresh-user trial). Now the worker passes
+    # the interrupt on: the same verdict as -j 1.
+    sigterm = "#!/bin/sh\ncat >/dev/null\nkill -TERM $PPID\necho '{\"ok\":true,\"output\":\"x\"}'\n"
+    t = {"description": "t", "kind": "readonly",
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("termp", {"name": "termp", "version": "1.0.0",
+                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
+                             "tools": [dict(t, name="a", script="tool.sh"),
+                                       dict(t, name="b", script="term.sh")] +
+                                      [dict(t, name="t%d" % i, script="tool.sh") for i in range(6)]},
+                   {"tool.sh": TOOL, "term.sh": sigterm})
+    tmpd = os.path.join(ctx.tmp, "tmpterm")
+    os.mkdir(tmpd)
+    for jobs in ("1", "2"):
+        code, out, err = ctx.run("check", d, "-j", jobs, "--repeat", "1", "--format", "json",
+                                 env={"TMPDIR": tmpd}, timeout=600)
+        eq((code, err), (70, "plugcheck: interrupted: the plugin tree was killed; "
+                             "the output above is incomplete\n"), "-j " + jobs)
+        rep = json.loads(out)
+        eq(rep["incomplete"], True)
+        eq([c for c in rep["cases"] if c["classname"] == "plugcheck.internal"], [])
+        b = [(c["status"], c["message"].split(":")[0]) for c in rep["cases"]
+             if c["classname"] == "plugcheck.tool.b"]
+        eq(b[-1], ("skip", "interrupted"), "-j " + jobs)
+        eq(os.listdir(tmpd), [])
