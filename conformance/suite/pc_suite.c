@@ -421,6 +421,28 @@ static void setup_env(struct pc__suite *s)
 	pc_strvec_push(&s->env, "CATALYST_CODE_NO_BROWSER=1");
 }
 
+/* The workspace holds one file, hello.txt, at the start of every unit. */
+static void seed_workspace(const struct pc__suite *s)
+{
+	char *f = pc_fs_join(s->ws, "hello.txt");
+
+	pc_fs_write(f, "hello\n", 6, NULL);
+	free(f);
+}
+
+void pc__suite_fresh_dirs(struct pc__suite *s)
+{
+	char *tmp = pc_fs_join(s->tmp, "tmp");
+	const char *const dirs[] = { s->home, s->ws, tmp };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		pc_fs_rm_rf(dirs[i]);
+		pc_fs_mkdir_p(dirs[i], NULL);
+	}
+	seed_workspace(s);
+	free(tmp);
+}
+
 static int make_dirs(struct pc__suite *s, struct pc_err *err)
 {
 	s->tmp = pc_fs_mkdtemp("check");
@@ -435,12 +457,7 @@ static int make_dirs(struct pc__suite *s, struct pc_err *err)
 				  s->home);
 	pc_fs_mkdir_p(s->home, NULL);
 	pc_fs_mkdir_p(s->ws, NULL);
-	{
-		char *f = pc_fs_join(s->ws, "hello.txt");
-
-		pc_fs_write(f, "hello\n", 6, NULL);
-		free(f);
-	}
+	seed_workspace(s);
 	return 0;
 }
 

@@ -287,6 +287,7 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	int ok;
 
 	pc__suite_progress(s, "hook %s", n);
+	pc__suite_fresh_dirs(s);
 	ok = fire_hook(s, i, "realistic input", pc_fire_default_args(i),
 		       false, &ms);
 	if (ok)
@@ -353,6 +354,7 @@ void pc__suite_tool(struct pc__suite *s, size_t i)
 	char *text, *label;
 
 	pc__suite_progress(s, "tool %s", t->name);
+	pc__suite_fresh_dirs(s);
 	text = pc_serde_to_string(min ? min : empty);
 	label = pc_xasprintf("valid arguments %s", text);
 	fire_tool(s, t, label, min ? min : empty, "PC-TOOL-010");
@@ -462,6 +464,7 @@ void pc__suite_commands(struct pc__suite *s)
 void pc__suite_command(struct pc__suite *s, size_t i)
 {
 	pc__suite_progress(s, "command %s", s->p->commands[i].name);
+	pc__suite_fresh_dirs(s);
 	fire_command(s, &s->p->commands[i], "");
 	if (!pc__suite_stopped(s))
 		fire_command(s, &s->p->commands[i], "hello world");

@@ -52,6 +52,15 @@ const char *pc__suite_getenv(const struct pc__suite *s, const char *name);
 /* Lossy-decoded, trimmed stdout of `x` parsed as JSON, or NULL. */
 cJSON *pc__suite_answer(const struct pc_exchange *x);
 
+/* pc__suite_fresh_dirs - empty the run's HOME, workspace (hello.txt
+ * written again) and TMPDIR, keeping their paths. Called at the start of
+ * every unit - one hook point, tool, command, the memory round trip, the
+ * OAuth actions - so that no unit sees what another left, and the report
+ * does not depend on the order or the worker (check -j) that ran them.
+ * Best effort: a directory that cannot be made fails the firings that
+ * need it. */
+void pc__suite_fresh_dirs(struct pc__suite *s);
+
 /* Create the run's temporary directory (s->tmp, home, ws, session) and
  * its environment (s->env, which must be empty). PC_EIO with err set when
  * no temporary directory can be made. */

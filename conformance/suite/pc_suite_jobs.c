@@ -5,10 +5,11 @@
  * within the unit: one hook point (realistic input, latency, probes), one
  * tool, one command, the memory round trip, the OAuth actions. N workers
  * are forked once; the parent hands each idle worker the next unit's
- * index over a pipe. A worker runs the unit with its own temporary HOME,
- * workspace and TMPDIR (the same layout as the run's own, fresh for every
- * unit), records its cases and findings in a report of its own, writes
- * them to a file, removes its directories and answers with the index. The
+ * index over a socket pair. A worker runs the unit with its own temporary
+ * HOME, workspace and TMPDIR (the same layout as the run's own, emptied at
+ * the start of every unit by pc__suite_fresh_dirs, as the sequential run
+ * empties its own), records its cases and findings in a report of its
+ * own and answers with the index and that report, serialized. The
  * parent merges finished units strictly in unit order, applying the same
  * once-per-(id, where) rule for findings that pc__suite_find applies, so
  * cases, findings and their order are those of the sequential run; only
@@ -303,8 +304,8 @@ static bool send_all(int fd, const void *p, size_t n)
 }
 
 /* A worker (never returns). Its HOME, workspace and TMPDIR are made once
- * and kept for every unit it runs, as the sequential run keeps one set
- * for all; jobs/<pid>.dir names them for sweep_dirs, since a worker that
+ * (each unit empties them first, pc__suite_fresh_dirs); jobs/<pid>.dir
+ * names them for sweep_dirs, since a worker that
  * Ctrl-C kills cannot remove them. Then: read a unit index from `fd`, run
  * the unit into a report of its own, answer with the index, the result's
  * length (uint64_t) and the result; exit 0 at end of input. A worker

@@ -135,6 +135,7 @@ void pc__suite_memory(struct pc__suite *s)
 
 	if (!s->p->memory)
 		return;
+	pc__suite_fresh_dirs(s);
 	if (round_trip(s) || pc__suite_stopped(s))
 		return;
 	for (size_t i = 0; i < 3 && !pc__suite_stopped(s); i++) {
@@ -196,6 +197,7 @@ void pc__suite_oauth(struct pc__suite *s)
 
 	if (!o)
 		return;
+	pc__suite_fresh_dirs(s);
 	saved = o->login_timeout_ms;
 	if (o->login_timeout_ms > PC_SUITE_OAUTH_CAP_MS)
 		o->login_timeout_ms = PC_SUITE_OAUTH_CAP_MS;

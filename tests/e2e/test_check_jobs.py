@@ -293,3 +293,34 @@ def test_a_script_that_signals_its_parent_interrupts_the_run(ctx):
              if c["classname"] == "plugcheck.tool.b"]
         eq(b[-1], ("skip", "interrupted"), "-j " + jobs)
         eq(os.listdir(tmpd), [])
+
+
+def test_each_unit_starts_from_fresh_dirs(ctx):
+    # A hook that leaves a file in HOME and a tool that reports whether it
+    # is there. Workers kept one HOME for all their units, so with -j 2
+    # the tool saw the file or not depending on which worker ran it, and
+    # -j 1 (one HOME for the whole run) always saw it: three answers for
+    # one plugin (fresh-user trial). Every hook point, tool, command,
+    # memory and OAuth unit now starts from an empty HOME, workspace and
+    # TMPDIR, whatever -j.
+    hook = "#!/bin/sh\ncat >/dev/null\ntouch \"$HOME/seen\" \"$TMPDIR/seen\"\necho '{\"allow\":true}'\n"
+    tool = ("#!/bin/sh\ncat >/dev/null\n"
+            "if [ -e \"$HOME/seen\" ] || [ -e \"$TMPDIR/seen\" ]; then w=seen; else w=fresh; fi\n"
+            "echo \"{\\\"ok\\\":true,\\\"output\\\":\\\"$w\\\"}\"\n")
+    t = {"description": "t", "kind": "readonly", "script": "t.sh",
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("statep", {"name": "statep", "version": "1.0.0",
+                              "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
+                              "hooks": {"session_start": {"script": "h.sh"}, "pre_bash": {"script": "h.sh"}},
+                              "tools": [dict(t, name="t%d" % i) for i in range(4)]},
+                   {"h.sh": hook, "t.sh": tool})
+    reports = []
+    for jobs in ("1", "2", "3", "2"):
+        code, rep = check(ctx, d, "-j", jobs)
+        eq(code, 0, jobs)
+        seen = sorted(c["system_out"].count("seen") for c in rep["cases"]
+                      if c["classname"].startswith("plugcheck.tool") and c["system_out"])
+        eq(set(seen), {0}, "-j %s: a tool saw what a hook left" % jobs)
+        reports.append(norm(rep))
+    for r in reports[1:]:
+        eq(r, reports[0])
