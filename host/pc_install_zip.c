@@ -283,7 +283,7 @@ int pc_install_extract_zip(const char *zip, const char *dest,
 			   struct pc_install_zip *z, struct pc_err *err)
 {
 	struct pc_strvec links = PC_STRVEC_INIT;
-	zip_t *za;
+	zip_t *za = NULL; /* gcc -O2 cannot see open_zip sets it on 0 */
 	int rc;
 
 	if ((rc = open_zip(zip, &za, err)))
