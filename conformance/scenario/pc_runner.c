@@ -1224,8 +1224,12 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 		int st = 0;
 		size_t i = k;
 
+		/* ECHILD: SIGCHLD was ignored (an inherited SIG_IGN), so
+		 * the kernel reaped the worker; its file is written. Only
+		 * EINTR is worth another wait - retrying ECHILD spun at
+		 * 100% CPU for ever. */
 		if (pids[k] > 0)
-			while (waitpid(pids[k], &st, 0) < 0)
+			while (waitpid(pids[k], &st, 0) < 0 && errno == EINTR)
 				;
 		if (pids[k] > 0 && pc_fs_read_capped(out, &b, NULL) == 0)
 			arr = cJSON_ParseWithLength(b.data, b.len);

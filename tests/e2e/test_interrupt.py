@@ -136,3 +136,35 @@ def test_sigint_chatcli_check_starts_no_further_call(ctx):
     eq(len(skipped), 5, calls)
     eq({c[2] for c in skipped}, {"interrupted: plugcheck was stopped before this ran"})
     eq(sleepers(4753), [])
+
+
+def test_run_jobs_with_sigchld_ignored(ctx):
+    # SIG_IGN for SIGCHLD survives exec: a launcher that ignores it hands
+    # that on. The kernel then reaps the workers of `run -j 2` itself, and
+    # waitpid() fails with ECHILD forever: a trial saw plugcheck spin at
+    # 100% CPU, deaf to SIGTERM. Its workers' results are on disk by then.
+    d = ctx.plugin("ign", {"name": "ign", "version": "1.0.0",
+                           "hooks": {"pre_bash": {"script": "h"}}},
+                   {"h": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n"})
+    scn = os.path.join(ctx.tmp, "ign.plugcheck.yaml")
+    with open(scn, "w") as f:
+        f.write("plugcheck: 1\nplugins: [%s]\nscenarios:\n" % d)
+        for name in ("a", "b", "c"):
+            f.write("  - name: %s\n    steps:\n      - fire: pre_bash\n"
+                    "        input: { command: ls }\n        expect: { verdict: allow }\n" % name)
+    tmpd = os.path.join(ctx.tmp, "tmp-ign")
+    os.mkdir(tmpd)
+    p = subprocess.Popen([ctx.plugcheck, "run", scn, "--format", "json", "-j", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "TMPDIR": tmpd},
+                         preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    try:
+        out, err = p.communicate(timeout=120)  # seconds when it works
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError("plugcheck run -j 2 hung with SIGCHLD ignored")
+    eq(p.returncode, 0, err)
+    eq([(s["name"], s["status"]) for s in json.loads(out)["scenarios"]],
+       [("a", "pass"), ("b", "pass"), ("c", "pass")])
+    eq(os.listdir(tmpd), [])
