@@ -510,6 +510,25 @@ static void answer(struct unit *u, struct worker *w)
 	w->busy = false;
 }
 
+/* How long the parent waits for an answer before it looks for stopped
+ * workers (milliseconds). */
+#define RESUME_MS 1000
+
+/* A worker a plugin stopped (`kill -STOP $PPID`, or SIGTSTP sent to it
+ * alone) would never answer, and the run would wait for ever: with -j 1
+ * plugcheck itself would be stopped, with -j the parent can resume it.
+ * WNOWAIT: the stop stays reportable; nothing else waits for it. */
+static void resume_if_stopped(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (pid > 0 &&
+	    waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == pid && si.si_code == CLD_STOPPED)
+		kill(pid, SIGCONT);
+}
+
 /* A unit that left no readable result: its worker crashed or was killed. */
 static void lost(struct pc__suite *s, const struct unit *u)
 {
@@ -607,6 +626,7 @@ void pc__suite_parallel(struct pc__suite *s, unsigned jobs)
 	size_t n = make_units(s, u), next = 0, merged = 0, waiting = 0;
 	struct worker *w;
 	char *dir = pc_fs_join(s->tmp, "jobs");
+	int rc;
 
 	for (size_t i = 0; i < n; i++)
 		waiting += u[i].state == U_WAITING;
@@ -645,8 +665,14 @@ void pc__suite_parallel(struct pc__suite *s, unsigned jobs)
 			}
 		if (!busy)
 			break;
-		if (poll(pf, busy, -1) < 0)
+		rc = poll(pf, busy, RESUME_MS);
+		if (rc < 0)
 			continue; /* EINTR: Ctrl-C killed the workers */
+		if (rc == 0) {
+			for (unsigned j = 0; j < busy; j++)
+				resume_if_stopped(w[at[j]].pid);
+			continue;
+		}
 		for (unsigned j = 0; j < busy; j++)
 			if (pf[j].revents)
 				answer(u, &w[at[j]]);

@@ -324,3 +324,26 @@ def test_each_unit_starts_from_fresh_dirs(ctx):
         reports.append(norm(rep))
     for r in reports[1:]:
         eq(r, reports[0])
+
+
+def test_a_stopped_worker_is_resumed(ctx):
+    # `kill -STOP $PPID` in a tool stops the worker that spawned it; the
+    # parent waited for its answer for ever (fresh-user trial: still
+    # waiting after 30 s, until Ctrl-C). -j 1 cannot help it - plugcheck
+    # itself is stopped - but with -j the parent resumes a stopped worker.
+    stop = "#!/bin/sh\ncat >/dev/null\nkill -STOP $PPID\necho '{\"ok\":true,\"output\":\"x\"}'\n"
+    t = {"description": "t", "kind": "readonly",
+         "parameters": {"type": "object", "properties": {}}}
+    d = ctx.plugin("stopp", {"name": "stopp", "version": "1.0.0",
+                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
+                             "tools": [dict(t, name="a", script="tool.sh"),
+                                       dict(t, name="b", script="stop.sh"),
+                                       dict(t, name="c", script="tool.sh")]},
+                   {"tool.sh": TOOL, "stop.sh": stop})
+    tmpd = os.path.join(ctx.tmp, "tmpstop")
+    os.mkdir(tmpd)
+    code, rep = ctx.json("check", d, "-j", "2", "--repeat", "1", env={"TMPDIR": tmpd}, timeout=120)
+    eq((code, rep["incomplete"]), (0, False))
+    tools = sorted({c["classname"] for c in rep["cases"] if c["classname"].startswith("plugcheck.tool")})
+    eq(tools, ["plugcheck.tool.a", "plugcheck.tool.b", "plugcheck.tool.c"])
+    eq(os.listdir(tmpd), [])
