@@ -1173,9 +1173,11 @@ static void worker(const struct pc_run_item *items, size_t n,
 	_exit(text && pc_fs_write(out, text, strlen(text), NULL) == 0 ? 0 : 1);
 }
 
-/* After an interrupt killed the workers: kill their plugins, re-parented
- * to plugcheck (a child subreaper), and remove the temporary directories
- * the workers listed in DIR/K.json.dirs. */
+/* Once every worker is reaped: kill the plugins of those that died (an
+ * interrupt, or a plugin that killed its worker), re-parented to
+ * plugcheck (a child subreaper), and remove the temporary directories the
+ * workers listed in DIR/K.json.dirs (those a worker removed itself are
+ * gone already). */
 static void sweep_killed(const char *dir, unsigned jobs)
 {
 	pc_proc_kill_orphans();
@@ -1244,8 +1246,9 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 		pc_buf_release(&b);
 		free(out);
 	}
-	if (stopped(o))
-		sweep_killed(dir, jobs);
+	/* Not only after an interrupt: a plugin can kill its worker
+	 * (`kill -9 $PPID`), leaving its processes and directories too. */
+	sweep_killed(dir, jobs);
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(
 			all,

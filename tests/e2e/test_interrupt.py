@@ -168,3 +168,27 @@ def test_run_jobs_with_sigchld_ignored(ctx):
     eq([(s["name"], s["status"]) for s in json.loads(out)["scenarios"]],
        [("a", "pass"), ("b", "pass"), ("c", "pass")])
     eq(os.listdir(tmpd), [])
+
+
+def test_run_jobs_worker_killed_by_its_plugin_leaves_nothing(ctx):
+    # A hook running `kill -9 $PPID` kills the `run -j 2` worker that fired
+    # it. Its temporary HOME and workspace (plugcheck-scn-*) stayed in
+    # TMPDIR: only an interrupt swept them (fresh-user trial).
+    d = ctx.plugin("k9", {"name": "k9", "version": "1.0.0",
+                          "hooks": {"pre_bash": {"script": "ok"}, "pre_write": {"script": "k"}}},
+                   {"ok": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n",
+                    "k": "#!/bin/sh\ncat >/dev/null\nkill -9 $PPID\nexec sleep 4751\n"})
+    scn = os.path.join(ctx.tmp, "k9.plugcheck.yaml")
+    with open(scn, "w") as f:
+        f.write("plugcheck: 1\nplugins: [%s]\nscenarios:\n" % d)
+        for name in ("a", "b", "c", "d"):
+            f.write("  - name: %s\n    steps:\n      - fire: %s\n        input: { command: ls }\n"
+                    "        expect: { verdict: allow }\n" % (name, "pre_write" if name == "c" else "pre_bash"))
+    tmpd = os.path.join(ctx.tmp, "tmp-k9")
+    os.mkdir(tmpd)
+    code, out, err = ctx.run("run", scn, "--format", "json", "-j", "2", env={"TMPDIR": tmpd}, timeout=120)
+    eq(code, 1, err)
+    st = {s["name"]: s["status"] for s in json.loads(out)["scenarios"]}
+    eq((st["b"], st["c"], st["d"]), ("pass", "fail", "pass"))
+    eq(sleepers(4751), [])
+    eq(os.listdir(tmpd), [])
