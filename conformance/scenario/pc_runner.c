@@ -1146,6 +1146,9 @@ static const char cut_during[] =
 	"the plugin; not judged";
 static const char cut_before[] =
 	"interrupted: plugcheck was stopped before this scenario; not run";
+static const char not_run[] =
+	"not run: the worker process running it died during an earlier "
+	"scenario";
 
 /* One scenario, or its "interrupted" skip when the run was stopped. */
 static cJSON *run_or_cut(const struct pc_run_item *it,
@@ -1159,18 +1162,43 @@ static cJSON *run_or_cut(const struct pc_run_item *it,
 	return stopped(o) ? cut(res, cut_during) : res;
 }
 
+/* Append `text` and a newline to `path` in one write(): a worker killed
+ * mid-scenario keeps the lines of the scenarios it finished (a killed
+ * write leaves at most a cut last line, which does not parse). */
+static bool append_line(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	char *line = pc_xmalloc(n + 1);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	bool ok;
+
+	memcpy(line, text, n);
+	line[n] = '\n';
+	ok = fd >= 0 && write(fd, line, n + 1) == (ssize_t)(n + 1);
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	return ok;
+}
+
+/* Worker `k` of `jobs`: scenarios k, k + jobs, ... each as one JSON line
+ * of `out`, written as soon as it is done. */
 static void worker(const struct pc_run_item *items, size_t n,
 		   const struct pc_run_opts *o, unsigned k, unsigned jobs,
 		   const char *out)
 {
-	cJSON *arr = cJSON_CreateArray();
-	char *text;
+	bool ok = true;
 
 	dirs_log = pc_xasprintf("%s.dirs", out);
-	for (size_t i = k; i < n; i += jobs)
-		cJSON_AddItemToArray(arr, run_or_cut(&items[i], o));
-	text = cJSON_PrintUnformatted(arr);
-	_exit(text && pc_fs_write(out, text, strlen(text), NULL) == 0 ? 0 : 1);
+	for (size_t i = k; i < n; i += jobs) {
+		cJSON *res = run_or_cut(&items[i], o);
+		char *text = cJSON_PrintUnformatted(res);
+
+		ok = ok && text && append_line(out, text);
+		free(text);
+		cJSON_Delete(res);
+	}
+	_exit(ok ? 0 : 1);
 }
 
 /* Once every worker is reaped: kill the plugins of those that died (an
@@ -1206,6 +1234,7 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 {
 	cJSON *all = cJSON_CreateArray(), **slot = pc_xcalloc(n, sizeof(*slot));
 	pid_t *pids = pc_xcalloc(jobs, sizeof(*pids));
+	bool *first_lost = pc_xcalloc(n, sizeof(*first_lost));
 	char *dir = pc_fs_mkdtemp("run");
 
 	fflush(NULL);
@@ -1222,9 +1251,9 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 	for (unsigned k = 0; dir && k < jobs; k++) {
 		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 		char *out = pc_xasprintf("%s/%u.json", dir, k);
-		cJSON *arr = NULL;
 		int st = 0;
 		size_t i = k;
+		char *line, *nl;
 
 		/* ECHILD: SIGCHLD was ignored (an inherited SIG_IGN), so
 		 * the kernel reaped the worker; its file is written. Only
@@ -1233,19 +1262,25 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 		if (pids[k] > 0)
 			while (waitpid(pids[k], &st, 0) < 0 && errno == EINTR)
 				;
-		if (pids[k] > 0 && pc_fs_read_capped(out, &b, NULL) == 0)
-			arr = cJSON_ParseWithLength(b.data, b.len);
-		for (cJSON *it = arr ? arr->child : NULL; it && i < n;
-		     i += jobs) {
-			cJSON *next = it->next;
-
-			slot[i] = cJSON_DetachItemViaPointer(arr, it);
-			it = next;
+		if (pids[k] > 0 && pc_fs_read_capped(out, &b, NULL) == 0) {
+			pc_buf_cstr(&b); /* NUL-terminates b.data */
+			for (line = b.data; line && i < n &&
+					    (nl = strchr(line, '\n'));
+			     line = nl + 1, i += jobs) {
+				slot[i] = cJSON_ParseWithLength(line,
+								(size_t)(nl - line));
+				if (!slot[i])
+					break;
+			}
 		}
-		cJSON_Delete(arr);
+		/* the scenario the worker died in; those after it never ran */
+		if (i < n)
+			first_lost[i] = true;
 		pc_buf_release(&b);
 		free(out);
 	}
+	for (size_t i = 0; !dir && i < n; i++)
+		first_lost[i] = true; /* no worker ever started */
 	/* Not only after an interrupt: a plugin can kill its worker
 	 * (`kill -9 $PPID`), leaving its processes and directories too. */
 	sweep_killed(dir, jobs);
@@ -1253,15 +1288,19 @@ static cJSON *run_parallel(const struct pc_run_item *items, size_t n,
 		cJSON_AddItemToArray(
 			all,
 			slot[i]	      ? slot[i]
-			: stopped(o) ? cut(died(&items[i], ""), cut_during)
-				      : died(&items[i],
-					     "the worker process running this scenario died"));
+			: stopped(o) ? cut(died(&items[i], ""),
+					   first_lost[i] ? cut_during : cut_before)
+			: first_lost[i]
+				? died(&items[i],
+				       "the worker process running this scenario died")
+				: cut(died(&items[i], ""), not_run));
 	if (dir) {
 		pc_fs_rm_rf(dir);
 		free(dir);
 	}
 	free(pids);
 	free(slot);
+	free(first_lost);
 	return all;
 }
 

@@ -173,7 +173,10 @@ def test_run_jobs_with_sigchld_ignored(ctx):
 def test_run_jobs_worker_killed_by_its_plugin_leaves_nothing(ctx):
     # A hook running `kill -9 $PPID` kills the `run -j 2` worker that fired
     # it. Its temporary HOME and workspace (plugcheck-scn-*) stayed in
-    # TMPDIR: only an interrupt swept them (fresh-user trial).
+    # TMPDIR: only an interrupt swept them (fresh-user trial). And every
+    # scenario of that worker read "the worker process running this
+    # scenario died", the one it had passed before and the one it never
+    # started alike; now the first keeps its result, the last is "not run".
     d = ctx.plugin("k9", {"name": "k9", "version": "1.0.0",
                           "hooks": {"pre_bash": {"script": "ok"}, "pre_write": {"script": "k"}}},
                    {"ok": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n",
@@ -181,14 +184,16 @@ def test_run_jobs_worker_killed_by_its_plugin_leaves_nothing(ctx):
     scn = os.path.join(ctx.tmp, "k9.plugcheck.yaml")
     with open(scn, "w") as f:
         f.write("plugcheck: 1\nplugins: [%s]\nscenarios:\n" % d)
-        for name in ("a", "b", "c", "d"):
+        for name in ("a", "b", "c", "d", "e"):
             f.write("  - name: %s\n    steps:\n      - fire: %s\n        input: { command: ls }\n"
                     "        expect: { verdict: allow }\n" % (name, "pre_write" if name == "c" else "pre_bash"))
     tmpd = os.path.join(ctx.tmp, "tmp-k9")
     os.mkdir(tmpd)
     code, out, err = ctx.run("run", scn, "--format", "json", "-j", "2", env={"TMPDIR": tmpd}, timeout=120)
     eq(code, 1, err)
-    st = {s["name"]: s["status"] for s in json.loads(out)["scenarios"]}
-    eq((st["b"], st["c"], st["d"]), ("pass", "fail", "pass"))
+    st = [(s["name"], s["status"], s["message"]) for s in json.loads(out)["scenarios"]]
+    eq(st, [("a", "pass", ""), ("b", "pass", ""),
+            ("c", "fail", "the worker process running this scenario died"), ("d", "pass", ""),
+            ("e", "skip", "not run: the worker process running it died during an earlier scenario")])
     eq(sleepers(4751), [])
     eq(os.listdir(tmpd), [])
