@@ -52,7 +52,8 @@ char *pc_chatcli_default_keys(void)
 static bool takes_value(const char *opt)
 {
 	static const char *const v[] = { "--format", "--output", "--ignore",
-					 "--repeat", "--trusted-keys" };
+					 "--repeat", "--trusted-keys", "-j",
+					 "--jobs" };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
 		if (!strcmp(opt, v[i]))
@@ -288,7 +289,7 @@ out:
 int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 {
 	const char *host = NULL, *path = NULL;
-	bool sandbox = false;
+	bool sandbox = false, jobs = false;
 	int w = 1, n = *argc;
 
 	for (int i = 1; i < n; i++) {
@@ -297,6 +298,8 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 		if (pc_cli_host_opt(argv, n, &i, &host))
 			continue;
 		argv[w++] = argv[i];
+		if (!strncmp(a, "-j", 2) || !strncmp(a, "--jobs", 6))
+			jobs = true;
 		if (takes_value(a) && i + 1 < n)
 			argv[w++] = argv[++i];
 		else if (a[0] != '-' && !path)
@@ -320,6 +323,14 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 		 * (chatcli.md C1), so there is nothing to enforce */
 		fprintf(stderr,
 			"plugcheck: %s: --sandbox is for Catalyst Code plugins only; '%s' is a ChatCLI plugin, which declares no capabilities to enforce; fix: drop --sandbox\n",
+			cmd, path ? path : "PATH");
+		return PC_EXIT_USAGE;
+	}
+	if (jobs && !strcmp(cmd, "check")) {
+		/* the ChatCLI suite has no units to share out: its probes and
+		 * calls run one at a time, as the host runs them (chatcli.md) */
+		fprintf(stderr,
+			"plugcheck: %s: -j/--jobs is for Catalyst Code plugins only; '%s' is a ChatCLI plugin, whose probes and calls run one at a time; fix: drop -j\n",
 			cmd, path ? path : "PATH");
 		return PC_EXIT_USAGE;
 	}

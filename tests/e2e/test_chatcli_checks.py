@@ -291,3 +291,18 @@ def test_failure_output_is_cut_on_a_character_boundary(ctx):
     f = found(out, "PC-CHAT-032")
     eq([x["message"] for x in f],
        ["args  -> plugin execution failed: exit status 1; output: " + " " * 198 + "x"])
+
+
+def test_jobs_is_catalyst_only(ctx):
+    # A fresh-user trial got getopt's "check: invalid option -- 'j'" and the
+    # usage text: the ChatCLI check has no units to share out. Now it says
+    # so, before any probe runs.
+    marker = os.path.join(ctx.tmp, "ran-j")
+    p = plugin(ctx, "jobsx", body="echo ok", raw="#!/bin/sh\ntouch %s\necho ok\n" % marker)
+    want = ("plugcheck: check: -j/--jobs is for Catalyst Code plugins only; '%s' is a "
+            "ChatCLI plugin, whose probes and calls run one at a time; fix: drop -j\n" % p)
+    for args in (("check", "-j", "2", p), ("check", p, "--jobs", "2"), ("check", "-j2", p),
+                 ("check", "--jobs=3", "--format", "json", p), ("check", "--host", "chatcli", "-j", "2", p)):
+        code, out, err = ctx.run(*args, env=env(ctx))
+        eq((code, out, err), (2, "", want), args)
+    assert not os.path.exists(marker), "the plugin ran"
