@@ -591,14 +591,20 @@ static int absent(const char *path, const char *cwd)
 	return rc;
 }
 
-/* spawn_search - what the host's Command does for a bare program name once
- * the environment was cleared: fork + execvp with `environ` set to the
- * child's, i.e. glibc's PATH walk over the CHILD's PATH. Returns 0 or the
- * errno execvp would leave. */
-static int spawn_search(struct run *run, struct spawn_ctx *sc)
+/* path_walk - glibc execvp's PATH walk for the bare program name `file`
+ * over the CHILD's PATH (`env`; glibc's default without one): each
+ * candidate "DIR/file" ("file" for an empty entry, relative to the
+ * child's cwd) goes to try_one(ctx, cand), which answers 0 (found: the
+ * walk ends with 0) or the errno execve would give for it. As execvp:
+ * ENOENT, ESTALE, ENOTDIR, ENODEV and ETIMEDOUT go on to the next entry,
+ * EACCES goes on but is remembered, any other errno ends the walk with
+ * it; entries too long for execvp's buffer are passed over
+ * (path_entry_max). Returns 0, or the errno execvp would leave (EACCES
+ * when a candidate gave it, else the last one's). */
+static int path_walk(const char *file, const struct pc_strvec *env,
+		     int (*try_one)(void *ctx, const char *cand), void *ctx)
 {
-	const char *file = run->o->argv.v[0], *p = child_path(&run->o->env);
-	const char *end;
+	const char *p = child_path(env), *end;
 	bool eacces = false;
 	int rc = ENOENT;
 
@@ -619,12 +625,7 @@ static int spawn_search(struct run *run, struct spawn_ctx *sc)
 		cand = end == p ? pc_xstrdup(file)
 				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
 					       file);
-		rc = absent(cand, run->o->cwd);
-		if (!rc) {
-			rc = spawn_at(run, sc, cand, run->o->argv.v);
-			if (rc == ENOEXEC)
-				rc = spawn_as_script(run, sc, cand);
-		}
+		rc = try_one(ctx, cand);
 		free(cand);
 		if (rc == 0)
 			return 0;
@@ -637,6 +638,37 @@ static int spawn_search(struct run *run, struct spawn_ctx *sc)
 			break;
 	}
 	return eacces ? EACCES : rc;
+}
+
+struct search_ctx {
+	struct run *run;
+	struct spawn_ctx *sc;
+};
+
+/* A candidate of spawn_search: skipped when absent(), else spawned (a
+ * file without "#!" or ELF header through /bin/sh, as execvp does). */
+static int try_spawn(void *ctx, const char *cand)
+{
+	struct search_ctx *c = ctx;
+	int rc = absent(cand, c->run->o->cwd);
+
+	if (!rc) {
+		rc = spawn_at(c->run, c->sc, cand, c->run->o->argv.v);
+		if (rc == ENOEXEC)
+			rc = spawn_as_script(c->run, c->sc, cand);
+	}
+	return rc;
+}
+
+/* spawn_search - what the host's Command does for a bare program name once
+ * the environment was cleared: fork + execvp with `environ` set to the
+ * child's, i.e. glibc's PATH walk over the CHILD's PATH. Returns 0 or the
+ * errno execvp would leave. */
+static int spawn_search(struct run *run, struct spawn_ctx *sc)
+{
+	struct search_ctx c = { run, sc };
+
+	return path_walk(run->o->argv.v[0], &run->o->env, try_spawn, &c);
 }
 
 /* --- wrapped runs -------------------------------------------------------- */
@@ -670,44 +702,24 @@ static int check_exec(const char *path, const char *cwd, bool relaxed)
 	return rc;
 }
 
+/* A candidate of precheck: found when check_exec() would exec it; any
+ * other answer than EACCES counts as not there (the walk goes on). */
+static int try_check(void *ctx, const char *cand)
+{
+	int rc = check_exec(cand, ((const struct run *)ctx)->o->cwd, true);
+
+	return rc == 0 || rc == EACCES ? rc : ENOENT;
+}
+
 /* precheck - the lookup of "Wrapped runs" in pc_proc.h: 0, or the errno
  * the spawn of argv[0] would fail with. */
 static int precheck(const struct run *run)
 {
-	const char *file = run->o->argv.v[0], *p, *end;
-	bool eacces = false;
-	int rc = ENOENT;
+	const char *file = run->o->argv.v[0];
 
 	if (strchr(file, '/'))
 		return check_exec(file, run->o->cwd, false);
-	if (!*file)
-		return ENOENT;
-	if (strlen(file) > NAME_MAX)
-		return ENAMETOOLONG;
-	p = child_path(&run->o->env);
-	for (size_t max = path_entry_max(p);; p = end + 1) {
-		char *cand;
-
-		end = strchrnul(p, ':');
-		if ((size_t)(end - p) >= max) {
-			if (!*end)
-				break;
-			end--; /* next round: the ':' itself, the cwd */
-			continue;
-		}
-		cand = end == p ? pc_xstrdup(file)
-				: pc_xasprintf("%.*s/%s", (int)(end - p), p,
-					       file);
-		rc = check_exec(cand, run->o->cwd, true);
-		free(cand);
-		if (rc == 0)
-			return 0;
-		if (rc == EACCES)
-			eacces = true;
-		if (!*end)
-			break;
-	}
-	return eacces ? EACCES : ENOENT;
+	return path_walk(file, &run->o->env, try_check, (void *)run);
 }
 
 /* spawn_wrapped - spawn `wrap` + argv once precheck() found argv[0]. */
