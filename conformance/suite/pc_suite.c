@@ -182,11 +182,15 @@ void pc__suite_case(struct pc__suite *s, const char *classname,
 			pc_buf_addf(&b, "%s\n", x->log.v[i]);
 		c->system_err = pc_buf_detach(&b, NULL);
 	}
+	pc__suite_range(s, from, s->r->findings.nr, NULL);
+}
+
+void pc__suite_range(struct pc__suite *s, size_t from, size_t to,
+		     const char *rule_id)
+{
 	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
 				     sizeof(*s->ranges));
-	s->ranges[s->nranges].from = from;
-	s->ranges[s->nranges].to = s->r->findings.nr;
-	s->ranges[s->nranges].rule_id = NULL;
+	s->ranges[s->nranges] = (struct pc__range){ from, to, rule_id };
 	s->nranges++;
 }
 
@@ -194,12 +198,7 @@ void pc__suite_skip(struct pc__suite *s, const char *classname,
 		    const char *name, const char *why)
 {
 	pc_report_add_case(s->r, classname, name, PC_CASE_SKIP, why, NULL, 0.0);
-	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-				     sizeof(*s->ranges));
-	s->ranges[s->nranges].from = s->r->findings.nr;
-	s->ranges[s->nranges].to = s->r->findings.nr;
-	s->ranges[s->nranges].rule_id = NULL;
-	s->nranges++;
+	pc__suite_range(s, s->r->findings.nr, s->r->findings.nr, NULL);
 }
 
 void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
@@ -209,12 +208,7 @@ void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
 	pc_report_add_case(s->r, "plugcheck.static", name, PC_CASE_PASS, NULL,
 			   NULL, 0.0);
 	free(name);
-	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-				     sizeof(*s->ranges));
-	s->ranges[s->nranges].from = 0;
-	s->ranges[s->nranges].to = 0;
-	s->ranges[s->nranges].rule_id = rule->id;
-	s->nranges++;
+	pc__suite_range(s, 0, 0, rule->id);
 }
 
 const char *pc__suite_getenv(const struct pc__suite *s, const char *name)
@@ -295,12 +289,7 @@ static void orphan_cases(struct pc__suite *s)
 		pc_report_add_case(s->r, "plugcheck.findings", name,
 				   PC_CASE_PASS, NULL, NULL, 0.0);
 		free(name);
-		s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-					     sizeof(*s->ranges));
-		s->ranges[s->nranges].from = k;
-		s->ranges[s->nranges].to = k + 1;
-		s->ranges[s->nranges].rule_id = NULL;
-		s->nranges++;
+		pc__suite_range(s, k, k + 1, NULL);
 	}
 }
 

@@ -38,6 +38,11 @@ void pc__suite_host(struct pc__suite *s, struct pc_host *h);
 void pc__suite_case(struct pc__suite *s, const char *classname,
 		    const char *name, size_t from,
 		    const struct pc_exchange *x, const char *verdict);
+/* Give the case just added its findings: [from, to) of s->r->findings,
+ * or (rule_id not NULL) every finding of that rule. rule_id is borrowed
+ * (a rule table string). */
+void pc__suite_range(struct pc__suite *s, size_t from, size_t to,
+		     const char *rule_id);
 /* Record a skipped case with the reason `why` and no findings. */
 void pc__suite_skip(struct pc__suite *s, const char *classname,
 		    const char *name, const char *why);

@@ -38,7 +38,6 @@
 #include <dirent.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -239,12 +238,8 @@ static bool merge(struct pc__suite *s, const struct pc_buf *file)
 			k->system_err = serr;
 			k->rule = rule;
 			serr = rule = NULL;
-			s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-						     sizeof(*s->ranges));
-			s->ranges[s->nranges].from = base + kept_before[from];
-			s->ranges[s->nranges].to = base + kept_before[to];
-			s->ranges[s->nranges].rule_id = NULL;
-			s->nranges++;
+			pc__suite_range(s, base + kept_before[from],
+					base + kept_before[to], NULL);
 		}
 		free(cls);
 		free(name);
@@ -550,12 +545,7 @@ static void lost(struct pc__suite *s, const struct unit *u)
 				     WEXITSTATUS(u->status));
 	pc_report_add_case(s->r, PC_CASE_INTERNAL, name, PC_CASE_FAIL, msg,
 			   NULL, 0.0);
-	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-				     sizeof(*s->ranges));
-	s->ranges[s->nranges].from = s->r->findings.nr;
-	s->ranges[s->nranges].to = s->r->findings.nr;
-	s->ranges[s->nranges].rule_id = NULL;
-	s->nranges++;
+	pc__suite_range(s, s->r->findings.nr, s->r->findings.nr, NULL);
 	free(name);
 	free(msg);
 }
