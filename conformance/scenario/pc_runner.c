@@ -9,7 +9,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -963,17 +962,8 @@ static char *dirs_log;
 
 static void log_dir(const char *path)
 {
-	int fd;
-
-	if (!dirs_log || !path)
-		return;
-	fd = open(dirs_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, path, strlen(path)) < 0 || write(fd, "\n", 1) < 0) {
-		/* best effort: the directory is then left behind */
-	}
-	close(fd);
+	if (dirs_log && path) /* best effort: else the directory is left */
+		pc_fs_append_line(dirs_log, path, NULL);
 }
 
 /* One run of `sc`: its steps array; *passed set. */
@@ -1162,25 +1152,6 @@ static cJSON *run_or_cut(const struct pc_run_item *it,
 	return stopped(o) ? cut(res, cut_during) : res;
 }
 
-/* Append `text` and a newline to `path` in one write(): a worker killed
- * mid-scenario keeps the lines of the scenarios it finished (a killed
- * write leaves at most a cut last line, which does not parse). */
-static bool append_line(const char *path, const char *text)
-{
-	size_t n = strlen(text);
-	char *line = pc_xmalloc(n + 1);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	bool ok;
-
-	memcpy(line, text, n);
-	line[n] = '\n';
-	ok = fd >= 0 && write(fd, line, n + 1) == (ssize_t)(n + 1);
-	if (fd >= 0)
-		close(fd);
-	free(line);
-	return ok;
-}
-
 /* Worker `k` of `jobs`: scenarios k, k + jobs, ... each as one JSON line
  * of `out`, written as soon as it is done. */
 static void worker(const struct pc_run_item *items, size_t n,
@@ -1194,7 +1165,7 @@ static void worker(const struct pc_run_item *items, size_t n,
 		cJSON *res = run_or_cut(&items[i], o);
 		char *text = cJSON_PrintUnformatted(res);
 
-		ok = ok && text && append_line(out, text);
+		ok = ok && text && !pc_fs_append_line(out, text, NULL);
 		free(text);
 		cJSON_Delete(res);
 	}
@@ -1211,20 +1182,8 @@ static void sweep_killed(const char *dir, unsigned jobs)
 	pc_proc_kill_orphans();
 	for (unsigned k = 0; dir && k < jobs; k++) {
 		char *log = pc_xasprintf("%s/%u.json.dirs", dir, k);
-		struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
 
-		if (pc_fs_read_capped(log, &b, NULL) == 0) {
-			char *line, *nl;
-
-			pc_buf_cstr(&b); /* NUL-terminates b.data */
-			line = b.data;
-			while (line && *line && (nl = strchr(line, '\n'))) {
-				*nl = 0;
-				pc_fs_rm_rf(line);
-				line = nl + 1;
-			}
-		}
-		pc_buf_release(&b);
+		pc_fs_rm_rf_listed(log);
 		free(log);
 	}
 }

@@ -322,7 +322,7 @@ static void worker(const struct pc__suite *s, const struct unit *u, int fd)
 	if (pc__suite_dirs(&c, NULL))
 		_exit(1);
 	where = pc_xasprintf("%s/jobs/%d.dir", s->tmp, (int)getpid());
-	pc_fs_write(where, c.tmp, strlen(c.tmp), NULL);
+	pc_fs_append_line(where, c.tmp, NULL);
 	for (;;) {
 		struct pc_report r = PC_REPORT_INIT;
 		ssize_t n = recv(fd, &i, sizeof(i), MSG_WAITALL);
@@ -571,15 +571,12 @@ static void sweep_dirs(const char *jobs)
 
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		struct pc_buf b = PC_BUF_INIT(4096);
 		char *where;
 
 		if (n < 5 || strcmp(e->d_name + n - 4, ".dir"))
 			continue;
 		where = pc_fs_join(jobs, e->d_name);
-		if (pc_fs_read_capped(where, &b, NULL) == 0 && b.len)
-			pc_fs_rm_rf(pc_buf_cstr(&b));
-		pc_buf_release(&b);
+		pc_fs_rm_rf_listed(where);
 		free(where);
 	}
 	if (d)

@@ -79,6 +79,42 @@ int pc_fs_write(const char *path, const void *p, size_t n, struct pc_err *err)
 	return 0;
 }
 
+int pc_fs_append_line(const char *path, const char *line,
+		      struct pc_err *err)
+{
+	size_t n = strlen(line);
+	char *buf = pc_xmalloc(n + 1);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	int rc = 0;
+
+	memcpy(buf, line, n);
+	buf[n] = '\n';
+	if (fd < 0 || write(fd, buf, n + 1) != (ssize_t)(n + 1))
+		rc = pc_err_set_errno(err, PC_EIO, errno, "cannot append to '%s'",
+				      path);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+void pc_fs_rm_rf_listed(const char *list)
+{
+	struct pc_buf b = PC_BUF_INIT((size_t)1 << 20);
+	char *line, *nl;
+
+	if (pc_fs_read_capped(list, &b, NULL) == 0) {
+		pc_buf_cstr(&b); /* NUL-terminates b.data */
+		for (line = b.data; line && (nl = strchr(line, '\n'));
+		     line = nl + 1) {
+			*nl = '\0';
+			if (*line)
+				pc_fs_rm_rf(line);
+		}
+	}
+	pc_buf_release(&b);
+}
+
 char *pc_fs_join(const char *a, const char *b)
 {
 	size_t la = strlen(a);

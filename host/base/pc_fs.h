@@ -18,6 +18,18 @@ int pc_fs_read_capped(const char *path, struct pc_buf *out,
 /* pc_fs_write - create or truncate `path` with `n` bytes of `p`, mode 0644.
  * Errors: PC_EIO with errno. */
 int pc_fs_write(const char *path, const void *p, size_t n, struct pc_err *err);
+/* pc_fs_append_line - append `line` and a newline to `path` (created
+ * mode 0600) in one write(), so a process killed meanwhile leaves whole
+ * lines and at most a cut last one. For the lists of temporary
+ * directories and results that plugcheck's worker processes leave for
+ * their parent. Errors: PC_EIO with errno (also for a short write). */
+int pc_fs_append_line(const char *path, const char *line,
+		      struct pc_err *err);
+/* pc_fs_rm_rf_listed - pc_fs_rm_rf every path listed one a line in the
+ * file `list` (as pc_fs_append_line writes them; a cut last line without
+ * its newline is ignored). Best effort: a missing or unreadable list
+ * (over 1 MiB) removes nothing. */
+void pc_fs_rm_rf_listed(const char *list);
 /* pc_fs_join - "a/b", without doubling a '/'; returns new string. */
 char *pc_fs_join(const char *a, const char *b);
 /* pc_fs_realpath - canonical path of `p` (symlinks resolved), or NULL with

@@ -1,5 +1,6 @@
 /* test_base.c - pc_buf, pc_strvec, pc_fs path helpers and pc_err. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -234,6 +235,49 @@ static void fs_absolute_joins_relative_to_cwd(void **state)
 }
 
 /* A symlink is not resolved: absolute() is lexical only. */
+/* The lists workers leave for their parent (check -j, run -j): whole
+ * lines are removed; a cut last line (no newline) is not. */
+static void fs_rm_rf_listed_removes_whole_lines(void **state)
+{
+	char *tmp = pc_fs_mkdtemp("test"), *a, *b, *cut, *list;
+	struct pc_buf got = PC_BUF_INIT(4096);
+	char want[4096];
+	int fd;
+
+	(void)state;
+	assert_non_null(tmp);
+	a = pc_fs_join(tmp, "a");
+	b = pc_fs_join(tmp, "b");
+	cut = pc_fs_join(tmp, "cut");
+	list = pc_fs_join(tmp, "list");
+	assert_int_equal(pc_fs_mkdir_p(a, NULL), 0);
+	assert_int_equal(pc_fs_mkdir_p(b, NULL), 0);
+	assert_int_equal(pc_fs_mkdir_p(cut, NULL), 0);
+	assert_int_equal(pc_fs_append_line(list, a, NULL), 0);
+	assert_int_equal(pc_fs_append_line(list, b, NULL), 0);
+	assert_int_equal(pc_fs_read_capped(list, &got, NULL), 0);
+	snprintf(want, sizeof(want), "%s\n%s\n", a, b);
+	assert_string_equal(pc_buf_cstr(&got), want);
+	fd = open(list, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, cut, strlen(cut)), (ssize_t)strlen(cut));
+	close(fd);
+	pc_fs_rm_rf_listed(list);
+	assert_false(pc_fs_is_dir(a));
+	assert_false(pc_fs_is_dir(b));
+	assert_true(pc_fs_is_dir(cut));
+	pc_fs_rm_rf_listed("/nonexistent/list"); /* nothing, no crash */
+	assert_int_equal(pc_fs_append_line("/nonexistent/list", "x", NULL),
+			 PC_EIO);
+	pc_fs_rm_rf(tmp);
+	pc_buf_release(&got);
+	free(tmp);
+	free(a);
+	free(b);
+	free(cut);
+	free(list);
+}
+
 static void fs_absolute_does_not_resolve_symlinks(void **state)
 {
 	char *tmp = pc_fs_mkdtemp("test-base");
@@ -345,6 +389,7 @@ int main(void)
 		cmocka_unit_test(fs_absolute_folds_lexically),
 		cmocka_unit_test(fs_absolute_joins_relative_to_cwd),
 		cmocka_unit_test(fs_absolute_does_not_resolve_symlinks),
+		cmocka_unit_test(fs_rm_rf_listed_removes_whole_lines),
 		cmocka_unit_test(err_set_formats_and_returns_code),
 		cmocka_unit_test(err_set_errno_appends_strerror),
 		cmocka_unit_test(err_msg_is_truncated_not_overflowed),
