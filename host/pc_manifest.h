@@ -141,14 +141,15 @@ int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
  * explicit null, a repeated field such as two top-level "hooks" is
  * "duplicate field"; unknown keys are fine, R2.2), name (R2.5), protocol
  * version and capabilities (R2.6, R3.4), then every entry's own rules in
- * the host's order (R2.9 load order: e.g. an empty tool name, a tool kind
+ * the host's order (§2.9 load order: e.g. an empty tool name, a tool kind
  * other than readonly/destructive, a reserved command, a command with both
  * or neither of script and prompt_file, R2.7, R2.8, §2.7, §2.6). Of the
  * script and prompt file checks only the text ones run (a ".." component,
  * R2.9.1; an absolute prompt_file, R2.12): whether a file exists, stays
  * inside the plugin after symlinks, is executable or small enough is not
  * looked at, so an unbuilt C plugin passes. Returns 0 or PC_EMANIFEST with
- * the host's exact message in err->msg. Borrows dir and env. */
+ * the host's message for the first text-level error in err->msg (the
+ * host itself may stop earlier, at a file error this skips). Borrows dir and env. */
 int pc_manifest_check_text(const char *dir, const struct pc_manifest_env *env,
 			   struct pc_err *err);
 

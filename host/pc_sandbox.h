@@ -105,7 +105,7 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 /* pc_sandbox_observe - read the trace log of the run whose direct child
  * was `monitor_pid` (pc_proc_result.pid) into `obs`, and restore in `r`
  * the plugin's own death by signal that bubblewrap reported as exit
- * 128 + N (R5.8 statuses stay the host's). Returns 0, or PC_EIO when the
+ * 128 + N (R4.3 step 6 statuses stay the host's). Returns 0, or PC_EIO when the
  * log cannot be read (obs then stays empty). */
 int pc_sandbox_observe(const struct pc_sandbox *sb,
 		       const struct pc_sandbox_spec *sp, int monitor_pid,

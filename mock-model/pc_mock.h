@@ -64,9 +64,6 @@ void pc_mock_free(struct pc_mock *m);
 int pc_mock_reply(struct pc_mock *m, const cJSON *messages, const cJSON *tools,
 		  cJSON **reply, int *http_status, struct pc_err *err);
 
-/* pc_mock_consumed - true when every scripted reply was used; otherwise
- * *why (may be NULL) gets a new string such as "2 of 5 scripted replies
- * were not used". Caller frees. */
 /* pc_mock_turn_model - pc_mock_reply shaped as the turn engine's model
  * callback (struct pc_turn_opts.model): `ctx` is the struct pc_mock.
  * A scripted HTTP fault becomes PC_EIO "model request failed: HTTP status
@@ -74,6 +71,9 @@ int pc_mock_reply(struct pc_mock *m, const cJSON *messages, const cJSON *tools,
 int pc_mock_turn_model(void *ctx, const cJSON *messages, const cJSON *tools,
 		       cJSON **reply, struct pc_err *err);
 
+/* pc_mock_consumed - true when every scripted reply was used; otherwise
+ * *why (may be NULL) gets a new string such as "2 of 5 scripted replies
+ * were not used". Caller frees. */
 bool pc_mock_consumed(const struct pc_mock *m, char **why);
 
 /* pc_mock_requests - the recorded requests, an array of

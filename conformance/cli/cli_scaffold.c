@@ -125,8 +125,9 @@ int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
 			for (int i = 0; i < PC_HOOK_COUNT; i++)
 				pc_buf_addf(&b, "%s%s", i ? ", " : "",
 					    pc_hook_point_name((enum pc_hook_point)i));
-			fail(msg, pc_xasprintf("'%s' is not a hook point; the 18 are: %s",
-					       name, pc_buf_cstr(&b)));
+			fail(msg, pc_xasprintf("'%s' is not a hook point; the %d are: %s",
+					       name, PC_HOOK_COUNT,
+					       pc_buf_cstr(&b)));
 			pc_buf_release(&b);
 			return -1;
 		}

@@ -275,7 +275,7 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 	}
 }
 
-/* print_x - the facts of one exchange, for people. */
+/* print_list - "sandbox WHAT: A B ..." on one line. */
 static void print_list(FILE *out, const char *what,
 		       const struct pc_strvec *v)
 {
@@ -298,6 +298,7 @@ static void print_sandbox(FILE *out, const struct pc_sandbox_obs *s)
 		print_list(out, "wrote outside the workspace", &s->out_writes);
 }
 
+/* print_x - the facts of one exchange, for people. */
 static void print_x(FILE *out, const struct pc_exchange *x)
 {
 	const struct pc_proc_result *p = &x->proc;

@@ -231,7 +231,7 @@ def test_daemon_is_not_a_timeout(ctx):
 
 
 def test_death_by_signal_is_the_plugins(ctx):
-    # bubblewrap reports a death by signal N as exit 128 + N (R5.8)
+    # bubblewrap reports a death by signal N as exit 128 + N (R4.3 step 6)
     d = copy(ctx, "crash-segv")
     code, plain = ctx.json("fire", "pre_bash", d, env=CLEAN_ENV)
     code2, sbx = ctx.json("fire", "pre_bash", d, "--sandbox", env=CLEAN_ENV)

@@ -3,7 +3,7 @@
  * wrapped runs (spawn errors found before spawning, the plugin proper not
  * counted as a leftover). The real bubblewrap runs are end-to-end tests
  * (tests/e2e/test_sandbox.py). Capabilities: spec catalyst-code.md R3.1,
- * R3.5; process rules R5.8, R5.9. */
+ * R3.5; process rules R4.3 step 6, R5.9. */
 #define _GNU_SOURCE
 #include <sys/stat.h>
 
@@ -150,7 +150,7 @@ static void sandbox_parse_caps_the_lists(void **state)
 	}
 }
 
-/* R5.8: the plugin's own death by signal, which bubblewrap turns into
+/* R4.3 step 6: the plugin's own death by signal, which bubblewrap turns into
  * exit 128 + N; other processes' deaths do not count. */
 static void sandbox_parse_signal(void **state)
 {
