@@ -369,6 +369,7 @@ void pc_sandbox_obs_release(struct pc_sandbox_obs *obs)
 	pc_strvec_release(&obs->net);
 	pc_strvec_release(&obs->ws_writes);
 	pc_strvec_release(&obs->out_writes);
+	free(obs->trace_error);
 	*obs = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
 }
 
@@ -668,14 +669,27 @@ int pc_sandbox_observe(const struct pc_sandbox *sb,
 		       struct pc_err *err)
 {
 	struct pc_buf b = PC_BUF_INIT(LOG_MAX);
+	struct pc_err e = PC_ERR_INIT;
 	char *log = log_path(sb);
-	int rc = pc_fs_read_capped(log, &b, err);
+	int rc = pc_fs_read_capped(log, &b, &e);
 
 	free(log);
 	obs->active = true;
-	if (rc == PC_EFBIG)
-		rc = 0; /* the first LOG_MAX bytes were read: use them */
+	if (rc == PC_EFBIG) {
+		/* the first LOG_MAX bytes were read: use them, and say so */
+		rc = 0;
+		free(obs->trace_error);
+		obs->trace_error = pc_xasprintf(
+			"the sandbox trace is over %u bytes: only its start was read, so later attempts are not reported",
+			LOG_MAX);
+	}
 	if (rc) {
+		free(obs->trace_error);
+		obs->trace_error = pc_xasprintf(
+			"the sandbox trace could not be read (%s): what the plugin tried is unknown",
+			e.msg);
+		if (err)
+			*err = e;
 		pc_buf_release(&b);
 		return rc;
 	}

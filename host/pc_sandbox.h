@@ -75,12 +75,16 @@ struct pc_sandbox_obs {
 	bool core_dumped;
 	bool active;		     /* the run was sandboxed (set by
 					pc_sandbox_observe) */
+	char *trace_error;	     /* NULL, or (owned) why the lists above
+					may miss what the run tried: the
+					trace could not be read, or only its
+					start was */
 };
 
 #define PC_SANDBOX_MAX_OBS 16
 
 #define PC_SANDBOX_OBS_INIT                                                    \
-	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, false }
+	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, false, NULL }
 
 /* pc_sandbox_open - find bubblewrap ($PLUGCHECK_BWRAP, else `bwrap` on the
  * PATH in `envp`) and strace ($PLUGCHECK_STRACE, else `strace` on PATH),
@@ -105,8 +109,12 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 /* pc_sandbox_observe - read the trace log of the run whose direct child
  * was `monitor_pid` (pc_proc_result.pid) into `obs`, and restore in `r`
  * the plugin's own death by signal that bubblewrap reported as exit
- * 128 + N (R4.3 step 6 statuses stay the host's). Returns 0, or PC_EIO when the
- * log cannot be read (obs then stays empty). */
+ * 128 + N (R4.3 step 6 statuses stay the host's). Sets obs->active.
+ * When the log cannot be read (PC_ENOENT, PC_EIO; the lists stay empty)
+ * or is longer than plugcheck reads (16 MiB; only its start is parsed,
+ * returns 0), obs->trace_error says so: the lists are then not the whole
+ * story and callers must not present them as "nothing beyond". Returns 0
+ * or the read error (err filled when not NULL). */
 int pc_sandbox_observe(const struct pc_sandbox *sb,
 		       const struct pc_sandbox_spec *sp, int monitor_pid,
 		       struct pc_proc_result *r, struct pc_sandbox_obs *obs,
@@ -120,6 +128,8 @@ void pc_sandbox_parse(const char *text, size_t len,
 		      const struct pc_sandbox_spec *sp, int monitor_pid,
 		      struct pc_sandbox_obs *obs);
 
+/* pc_sandbox_obs_release - free what `obs` holds and reset it to
+ * PC_SANDBOX_OBS_INIT. */
 void pc_sandbox_obs_release(struct pc_sandbox_obs *obs);
 
 #endif

@@ -66,6 +66,10 @@ static void add_facts(cJSON *o, const struct pc_exchange *x)
 				      strvec(&x->sandbox.ws_writes));
 		cJSON_AddItemToObject(sb, "outside_writes",
 				      strvec(&x->sandbox.out_writes));
+		if (x->sandbox.trace_error) /* only when the trace was not
+						       read whole */
+			cJSON_AddStringToObject(sb, "trace_error",
+						x->sandbox.trace_error);
 	}
 }
 
@@ -288,7 +292,9 @@ static void print_list(FILE *out, const char *what,
 /* print_sandbox - what the script tried past its capabilities. */
 static void print_sandbox(FILE *out, const struct pc_sandbox_obs *s)
 {
-	if (!s->net.nr && !s->ws_writes.nr && !s->out_writes.nr)
+	if (s->trace_error)
+		fprintf(out, "sandbox  incomplete: %s\n", s->trace_error);
+	else if (!s->net.nr && !s->ws_writes.nr && !s->out_writes.nr)
 		fputs("sandbox  nothing beyond the declared capabilities\n", out);
 	if (s->net.nr)
 		print_list(out, "connected without access_network to", &s->net);

@@ -155,6 +155,9 @@ static char *exchange_text(const struct pc_exchange *x, const char *verdict)
 	} else {
 		pc_buf_adds(&b, "not spawned\n");
 	}
+	if (x->sandbox.trace_error) /* PC-SBX-* of this firing may be missing */
+		pc_buf_addf(&b, "sandbox incomplete: %s\n",
+			    x->sandbox.trace_error);
 	pc_buf_addf(&b, "verdict: %s\n", verdict);
 	return pc_buf_detach(&b, NULL);
 }

@@ -425,6 +425,54 @@ static void wrap_helpers_are_released(void **state)
 	free(helper);
 }
 
+/* A trace that cannot be read, or only in part, is said so: the lists
+ * are then not "nothing beyond the declared capabilities" (a review found
+ * fire printing exactly that with no trace at all). */
+static void observe_says_when_the_trace_is_incomplete(void **state)
+{
+	char *dir = pc_fs_mkdtemp("test-sbx-obs"), *log;
+	struct pc_sandbox sb = PC_SANDBOX_INIT;
+	struct pc_sandbox_spec sp = { .workspace = "/nonexistent-ws" };
+	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_proc_result r;
+	struct pc_err err = PC_ERR_INIT;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	memset(&r, 0, sizeof(r));
+	sb.dir = dir;
+	assert_int_equal(pc_sandbox_observe(&sb, &sp, 1, &r, &obs, &err),
+			 PC_ENOENT);
+	assert_true(obs.active);
+	assert_non_null(obs.trace_error);
+	assert_non_null(strstr(obs.trace_error,
+			       "the sandbox trace could not be read ("));
+	pc_sandbox_obs_release(&obs);
+
+	/* 16 MiB + 1 bytes: the start is parsed, the rest said to be lost */
+	log = pc_xasprintf("%s/trace-%d", dir, (int)getpid());
+	f = fopen(log, "w");
+	assert_non_null(f);
+	for (unsigned i = 0; i < (16u << 20) + 1; i++)
+		fputc('\n', f);
+	fclose(f);
+	assert_int_equal(pc_sandbox_observe(&sb, &sp, 1, &r, &obs, NULL), 0);
+	assert_string_equal(obs.trace_error,
+			    "the sandbox trace is over 16777216 bytes: only its start was read, so later attempts are not reported");
+	pc_sandbox_obs_release(&obs);
+
+	/* exactly 16 MiB: whole, no trace_error */
+	assert_int_equal(truncate(log, 16u << 20), 0);
+	assert_int_equal(pc_sandbox_observe(&sb, &sp, 1, &r, &obs, NULL), 0);
+	assert_true(obs.active);
+	assert_null(obs.trace_error);
+	pc_sandbox_obs_release(&obs);
+	pc_fs_rm_rf(dir);
+	free(log);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +485,7 @@ int main(void)
 		cmocka_unit_test(sandbox_wrap_follows_the_capabilities),
 		cmocka_unit_test_setup_teardown(wrap_spawn_errors_come_first,
 						setup_fx, teardown_fx),
+		cmocka_unit_test(observe_says_when_the_trace_is_incomplete),
 		cmocka_unit_test_setup_teardown(wrap_timeout_kills_the_plugin,
 						setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(wrap_leftovers_and_helpers,
