@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -386,16 +387,51 @@ static void add_obs(struct pc_strvec *v, char *s)
 		free(s);
 }
 
-/* quoted - the C string strace printed at `p` (just after '"'), with \"
- * and \\ undone; *end is set past the closing quote. NULL if unclosed. */
+/* unescape_one - append to `b` the byte strace's escape at `p` (just
+ * after a backslash) stands for - \NNN octal (how it prints non-ASCII
+ * and control bytes), \xHH, \n \t \r \v \f \a \b, or the character
+ * itself (\\, \", ...) - and return the first character after it. */
+static const char *unescape_one(struct pc_buf *b, const char *p)
+{
+	static const char from[] = "ntrvfab", to[] = "\n\t\r\v\f\a\b";
+	const char *k;
+	unsigned v = 0;
+	int n = 0;
+
+	if (*p >= '0' && *p <= '7') {
+		for (; n < 3 && *p >= '0' && *p <= '7'; n++, p++)
+			v = v * 8 + (unsigned)(*p - '0');
+		pc_buf_addch(b, (char)v);
+		return p;
+	}
+	if (*p == 'x' && isxdigit((unsigned char)p[1])) {
+		for (p++; n < 2 && isxdigit((unsigned char)*p); n++, p++)
+			v = v * 16 + (unsigned)(isdigit((unsigned char)*p)
+							? *p - '0'
+							: (*p | 0x20) - 'a' + 10);
+		pc_buf_addch(b, (char)v);
+		return p;
+	}
+	if (*p && (k = strchr(from, *p)))
+		pc_buf_addch(b, to[k - from]);
+	else if (*p)
+		pc_buf_addch(b, *p);
+	return *p ? p + 1 : p;
+}
+
+/* quoted - the string argument starting after the opening '"' at `p`,
+ * strace's escapes decoded (paths with non-ASCII bytes are printed as
+ * octal escapes); *end is set past the closing '"'. NULL when the string
+ * is not closed (strace -s cut it). New string. */
 static char *quoted(const char *p, const char **end)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
-	for (; *p && *p != '"'; p++) {
-		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-			p++;
-		pc_buf_addch(&b, *p);
+	while (*p && *p != '"') {
+		if (*p == '\\')
+			p = unescape_one(&b, p + 1);
+		else
+			pc_buf_addch(&b, *p++);
 	}
 	if (*p != '"') {
 		pc_buf_release(&b);
@@ -406,15 +442,23 @@ static char *quoted(const char *p, const char **end)
 }
 
 /* dir_of - the directory an fd argument names: "AT_FDCWD</d>" or
- * "3</d>" (strace -y); `fallback` when strace could not tell. */
+ * "3</d>" (strace -y, escapes as in quoted()); `fallback` when strace
+ * could not tell. */
 static char *dir_of(const char *arg, const char *fallback)
 {
-	const char *lt = strchr(arg, '<'), *gt;
+	const char *lt = strchr(arg, '<'), *gt, *p;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
-	if (lt && lt[1] == '/' && (gt = strchr(lt, '>')) &&
-	    (size_t)(gt - lt) < (size_t)PATH_MAX)
-		return pc_xasprintf("%.*s", (int)(gt - lt - 1), lt + 1);
-	return pc_xstrdup(fallback ? fallback : "/");
+	if (!lt || lt[1] != '/' || !(gt = strchr(lt, '>')) ||
+	    (size_t)(gt - lt) >= (size_t)PATH_MAX)
+		return pc_xstrdup(fallback ? fallback : "/");
+	for (p = lt + 1; p < gt;) {
+		if (*p == '\\')
+			p = unescape_one(&b, p + 1);
+		else
+			pc_buf_addch(&b, *p++);
+	}
+	return pc_buf_detach(&b, NULL);
 }
 
 
