@@ -445,7 +445,10 @@ static char *deep(size_t d, size_t *n)
 }
 
 /* M4: Go's scanner allows 10000 nested containers (the 10001st fails with
- * "invalid character '[' exceeded max depth"); Metadata reads only the
+ * "invalid character '[' exceeded max depth"). The spec does not state
+ * the limit: it is Go's encoding/json (scanner.go, maxNestingDepth =
+ * 10000, and its "exceeded max depth" error), which the host's
+ * json.Unmarshal of --metadata uses (M4); Metadata reads only the
  * top level, so a deep unknown key does not stop the load. plugcheck used
  * to refuse anything over cJSON's 1000 levels with a wrong text (found
  * reviewing fuzz_chatcli_json). */
@@ -566,6 +569,14 @@ static void truncation_keeps_head_and_tail(void **state)
 	free(big);
 }
 
+/* O1 names CHATCLI_COMPRESSION, CHATCLI_COMPRESSION_THRESHOLD and the
+ * 4000 default. The rows beyond those come from the upstream code O1
+ * cites, read in the diillson/chatcli mirror: the mode is a
+ * case-sensitive switch where only "off", "none" and "disabled" turn it
+ * off (cli/compress/compress.go, ParseMode); the threshold is
+ * strconv.Atoi ("+100" parses, " 100" and "1k" do not) kept only when
+ * >= 0 (cli/compress/layer.go, NewLayerFromEnv), and NewLayer turns a
+ * threshold <= 0 into the 4000 default. */
 static void compression_threshold_follows_the_env(void **state)
 {
 	static const struct {
