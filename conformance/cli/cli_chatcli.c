@@ -132,7 +132,7 @@ static int run_suite(struct copts *c, bool calls, struct pc_chatcli_dir *d,
 	so.allow_unsigned = pc_chatcli_unsigned_allowed(
 		getenv("CHATCLI_ALLOW_UNSIGNED_PLUGINS"));
 	so.run_calls = calls;
-	so.stop = pc_cli_trap_interrupts();
+	so.stop = pc_cli_stop_flag();
 	r->strict = c->strict;
 	for (size_t i = 0; i < c->ignore.nr; i++)
 		pc_strvec_push(&r->suppressed_ids, c->ignore.v[i]);

@@ -101,7 +101,7 @@ static int run(int argc, char **argv)
 	r.strict = c.strict;
 	for (size_t i = 0; i < c.ignore.nr; i++)
 		pc_strvec_push(&r.suppressed_ids, c.ignore.v[i]);
-	c.io.stop = pc_cli_trap_interrupts();
+	c.io.stop = pc_cli_stop_flag();
 	if (pc_chatcli_icheck_run(&c.io, &r, &log, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = PC_EXIT_INTERNAL;

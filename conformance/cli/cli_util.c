@@ -129,7 +129,7 @@ static void on_interrupt(int sig)
 	errno = saved;
 }
 
-volatile sig_atomic_t *pc_cli_trap_interrupts(void)
+void pc_cli_trap_interrupts(void)
 {
 	struct sigaction sa = { .sa_handler = on_interrupt };
 
@@ -138,6 +138,10 @@ volatile sig_atomic_t *pc_cli_trap_interrupts(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+volatile sig_atomic_t *pc_cli_stop_flag(void)
+{
 	return &interrupted;
 }
 

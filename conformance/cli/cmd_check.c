@@ -212,7 +212,7 @@ static int run_catalyst(int argc, char **argv)
 	so.ignore = &c.ignore;
 	so.repeat = c.repeat;
 	so.jobs = c.jobs;
-	so.stop = pc_cli_trap_interrupts();
+	so.stop = pc_cli_stop_flag();
 	if (isatty(2)) {
 		so.progress = progress;
 	}

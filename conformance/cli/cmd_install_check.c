@@ -122,7 +122,7 @@ static int run(int argc, char **argv)
 	c.io.suite.strict = c.strict;
 	c.io.suite.ignore = &c.ignore;
 	c.io.suite.repeat = c.repeat;
-	c.io.suite.stop = pc_cli_trap_interrupts();
+	c.io.suite.stop = pc_cli_stop_flag();
 	if (pc_install_check_run(&c.io, &r, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = err.code == PC_EIO ? PC_EXIT_INTERNAL : PC_EXIT_USAGE;

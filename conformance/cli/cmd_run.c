@@ -345,7 +345,7 @@ static int run(int argc, char **argv)
 	ro.jobs = o.jobs;
 	ro.repeat = o.repeat;
 	ro.update = o.update;
-	ro.stop = pc_cli_trap_interrupts();
+	ro.stop = pc_cli_stop_flag();
 	results = pc_runner_run(items, n, &ro);
 	if (o.update && !pc_cli_interrupted()) { /* no partial rewrite */
 		int w = pc_runner_apply_updates(results, &err);

@@ -42,14 +42,15 @@ bool pc_cli_color(void);
  * open, read, kill and close. */
 void pc_cli_kill_children(void);
 /* pc_cli_trap_interrupts - install plugcheck's SIGINT, SIGTERM, SIGHUP
- * and SIGQUIT handler
- * (README "Ctrl-C"): on the signal it sets the returned flag and kills
- * the plugin tree (pc_cli_kill_children), so the work in progress ends at
- * once; the caller then stops, reports what it has marked incomplete and
- * exits PC_EXIT_INTERNAL (70). Returns the flag (never NULL; 0 until a
- * signal arrives); pass it as pc_suite_opts.stop. Calling it again
- * re-installs the same handler. */
-volatile sig_atomic_t *pc_cli_trap_interrupts(void);
+ * and SIGQUIT handler, once, from main() for every command (README
+ * "Ctrl-C"): on the signal it sets the stop flag and kills the plugin
+ * tree (pc_cli_kill_children), so the work in progress ends at once; the
+ * command then stops and reports what it has, marked incomplete, and
+ * main() exits PC_EXIT_INTERNAL (70). */
+void pc_cli_trap_interrupts(void);
+/* pc_cli_stop_flag - the flag that handler sets (never NULL; 0 until a
+ * signal arrives), for pc_suite_opts.stop and the other `stop` options. */
+volatile sig_atomic_t *pc_cli_stop_flag(void);
 /* pc_cli_interrupted - true once pc_cli_trap_interrupts' handler ran. */
 bool pc_cli_interrupted(void);
 
