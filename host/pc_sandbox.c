@@ -1,6 +1,7 @@
 /* pc_sandbox.c - bubblewrap + strace around plugin runs. See pc_sandbox.h
  * and docs/sandbox.md for why strace -D and not a seccomp supervisor. */
 #define _GNU_SOURCE
+#include "pc_manifest_impl.h"
 #include "pc_sandbox.h"
 
 #include <sys/stat.h>
@@ -184,46 +185,11 @@ void pc_sandbox_release(struct pc_sandbox *sb)
 	*sb = (struct pc_sandbox)PC_SANDBOX_INIT;
 }
 
-/* fold - "." and ".." of absolute `path` folded lexically, in place. */
-static void fold(char *path)
-{
-	char *out = path, *p = path;
-
-	while (*p) {
-		char *seg;
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		seg = p;
-		while (*p && *p != '/')
-			p++;
-		n = (size_t)(p - seg);
-		if (!n || (n == 1 && seg[0] == '.'))
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-			continue;
-		}
-		*out++ = '/';
-		memmove(out, seg, n);
-		out += n;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
+/* under - `path` is `dir` or inside it, component by component (a NULL
+ * or empty `dir` holds nothing). */
 static bool under(const char *path, const char *dir)
 {
-	size_t n = dir ? strlen(dir) : 0;
-
-	if (!n)
-		return false;
-	if (n > 1 && dir[n - 1] == '/')
-		n--;
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+	return dir && *dir && pc__path_starts_with(path, dir);
 }
 
 /* log_path - this process's trace log. */
@@ -260,10 +226,8 @@ static void add_bind(struct bind *v, size_t *n, const char *opt,
 	if (!path || path[0] != '/')
 		return;
 	real = pc_fs_realpath(path);
-	if (!real && !strncmp(path, "/tmp/", 5)) {
-		real = pc_xstrdup(path);
-		fold(real);
-	}
+	if (!real && !strncmp(path, "/tmp/", 5))
+		real = pc_fs_absolute(path); /* folded, not resolved */
 	rsrc = src ? pc_fs_realpath(src) : real ? pc_xstrdup(real) : NULL;
 	if (!real || !rsrc || !pc_fs_is_dir(rsrc) || !strcmp(real, "/") ||
 	    !strcmp(rsrc, "/")) {
@@ -320,9 +284,8 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 		/* HOME's parent would be a directory bubblewrap makes in the
 		 * private /tmp, silently taking writes next to HOME: show the
 		 * real one, read-only */
-		char *parent = pc_xstrdup(sp->home), *slash;
+		char *parent = pc_fs_absolute(sp->home), *slash;
 
-		fold(parent);
 		slash = strrchr(parent, '/');
 		*slash = '\0';
 		if (strcmp(parent, "/tmp"))
@@ -525,7 +488,9 @@ static void judge_write(const char *name, size_t n, const char *args,
 		free(dir);
 		free(path);
 	}
-	fold(full);
+	path = full;
+	full = pc_fs_absolute(path); /* "." and ".." folded lexically */
+	free(path);
 	if (strstr(full, "/__pycache__/") || (strlen(full) >= 12 &&
 	    !strcmp(full + strlen(full) - 12, "/__pycache__"))) {
 		/* Python caching bytecode next to a read-only module: the
