@@ -59,16 +59,6 @@ static const struct {
 
 /* --- finding the tools ---------------------------------------------------- */
 
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (!strncmp(envp[i], name, n) && envp[i][n] == '=')
-			return envp[i] + n + 1;
-	return NULL;
-}
-
 /* find_tool - the canonical path of `override` when set, else of `name`
  * on `path`; NULL when there is none that is executable. */
 static char *find_tool(const char *override, const char *name,
@@ -137,9 +127,9 @@ out:
 int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
 		    struct pc_err *err)
 {
-	const char *path = env_get(envp, "PATH");
-	const char *ob = env_get(envp, "PLUGCHECK_BWRAP");
-	const char *os = env_get(envp, "PLUGCHECK_STRACE");
+	const char *path = pc_strvec_env_get(envp, "PATH");
+	const char *ob = pc_strvec_env_get(envp, "PLUGCHECK_BWRAP");
+	const char *os = pc_strvec_env_get(envp, "PLUGCHECK_STRACE");
 
 	sb->bwrap = find_tool(ob, "bwrap", path);
 	if (!sb->bwrap)

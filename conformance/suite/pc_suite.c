@@ -216,12 +216,7 @@ void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
 
 const char *pc__suite_getenv(const struct pc__suite *s, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < s->env.nr; i++)
-		if (!strncmp(s->env.v[i], name, n) && s->env.v[i][n] == '=')
-			return s->env.v[i] + n + 1;
-	return NULL;
+	return pc_strvec_env_get(s->env.v, name);
 }
 
 /* After suppression: a case fails when one of its findings fails the run. */

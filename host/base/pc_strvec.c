@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pc_xalloc.h"
 
@@ -57,4 +58,14 @@ const char *pc_strvec_pushf(struct pc_strvec *sv, const char *fmt, ...)
 	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
 	va_end(ap);
 	return pc_strvec_push_nodup(sv, s);
+}
+
+const char *pc_strvec_env_get(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, n) && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
 }

@@ -18,6 +18,11 @@ struct pc_strvec {
 extern char *pc_strvec_empty[];
 #define PC_STRVEC_INIT { .v = pc_strvec_empty, .nr = 0, .alloc = 0 }
 
+/* pc_strvec_env_get - the value of NAME in `envp` (NULL-terminated
+ * "NAME=value" strings, e.g. a pc_strvec's v or environ; may be NULL),
+ * the first match as getenv() in a process with that environment finds
+ * it; NULL when absent. Borrowed from `envp`. */
+const char *pc_strvec_env_get(char *const *envp, const char *name);
 /* pc_strvec_init - make `sv` empty; never fails, never allocates. */
 void pc_strvec_init(struct pc_strvec *sv);
 /* pc_strvec_release - free every string and the vector; `sv` is empty. */

@@ -140,6 +140,20 @@ static void buf_reset_keeps_allocation(void **state)
 	pc_buf_release(&b);
 }
 
+/* The first NAME=, as the child's getenv() sees it; a longer name that
+ * starts with NAME is not NAME. */
+static void strvec_env_get_finds_the_first(void **state)
+{
+	char *env[] = { "PATHX=no", "PATH=/a", "HOME=/h", "PATH=/b", NULL };
+
+	(void)state;
+	assert_string_equal(pc_strvec_env_get(env, "PATH"), "/a");
+	assert_string_equal(pc_strvec_env_get(env, "HOME"), "/h");
+	assert_null(pc_strvec_env_get(env, "PAT"));
+	assert_null(pc_strvec_env_get(env, "TMPDIR"));
+	assert_null(pc_strvec_env_get(NULL, "PATH"));
+}
+
 static void strvec_is_null_terminated_and_owns_copies(void **state)
 {
 	struct pc_strvec sv = PC_STRVEC_INIT;
@@ -384,6 +398,7 @@ int main(void)
 		cmocka_unit_test(buf_holds_nul_bytes_and_detaches),
 		cmocka_unit_test(buf_reset_keeps_allocation),
 		cmocka_unit_test(strvec_is_null_terminated_and_owns_copies),
+		cmocka_unit_test(strvec_env_get_finds_the_first),
 		cmocka_unit_test(strvec_pushf_of_long_text),
 		cmocka_unit_test(fs_join_adds_one_slash),
 		cmocka_unit_test(fs_absolute_folds_lexically),
