@@ -627,10 +627,7 @@ static int setup(struct ic *c, struct pc_err *err)
 	pc_fs_mkdir_p(c->cwd, NULL);
 	if (pc_chatcli_keygen(c->signdir, err))
 		return PC_EIO;
-	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "HOME=", 5))
-			pc_strvec_push(&c->env, *e);
-	pc_strvec_pushf(&c->env, "HOME=%s", c->home);
+	pc_strvec_env_with_home(&c->env, environ, c->home);
 	c->fd = pc_chatcli_watch_open(c->plugins, err);
 	return c->fd < 0 ? PC_EIO : 0;
 }

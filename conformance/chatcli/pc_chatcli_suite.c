@@ -659,10 +659,7 @@ int pc_chatcli_suite_run(const char *path,
 	c.home = pc_fs_join(c.tmp, "home");
 	scrub_dir(c.cwd);
 	scrub_dir(c.home);
-	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "HOME=", 5))
-			pc_strvec_push(&c.env, *e);
-	pc_strvec_pushf(&c.env, "HOME=%s", c.home);
+	pc_strvec_env_with_home(&c.env, environ, c.home);
 	dopt.keys_dir = def.keys_dir;
 	dopt.env = &c.env;
 	dopt.cwd = c.cwd;

@@ -64,15 +64,6 @@ static const char usage[] =
 
 static bool use_sandbox; /* --sandbox */
 
-/* sandbox_env - plugcheck's environment with HOME set to `home`. */
-static void sandbox_env(const char *home, struct pc_strvec *env)
-{
-	for (size_t i = 0; environ[i]; i++)
-		if (strncmp(environ[i], "HOME=", 5))
-			pc_strvec_push(env, environ[i]);
-	pc_strvec_pushf(env, "HOME=%s", home);
-}
-
 static int read_args(const char *file, char **out)
 {
 	struct pc_buf b = PC_BUF_INIT((size_t)64 << 20);
@@ -248,7 +239,7 @@ static int run_catalyst(int argc, char **argv)
 			pc_sandbox_release(&sb);
 			return PC_EXIT_USAGE;
 		}
-		sandbox_env(tmp_home, &senv);
+		pc_strvec_env_with_home(&senv, environ, tmp_home);
 		env.home = tmp_home;
 		o.sandbox = &sb;
 	}

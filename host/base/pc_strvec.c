@@ -69,3 +69,12 @@ const char *pc_strvec_env_get(char *const *envp, const char *name)
 			return envp[i] + n + 1;
 	return NULL;
 }
+
+void pc_strvec_env_with_home(struct pc_strvec *env, char *const *envp,
+			     const char *home)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], "HOME=", 5))
+			pc_strvec_push(env, envp[i]);
+	pc_strvec_pushf(env, "HOME=%s", home);
+}

@@ -23,6 +23,12 @@ extern char *pc_strvec_empty[];
  * the first match as getenv() in a process with that environment finds
  * it; NULL when absent. Borrowed from `envp`. */
 const char *pc_strvec_env_get(char *const *envp, const char *name);
+/* pc_strvec_env_with_home - append to `env` a copy of every entry of
+ * `envp` (NULL-terminated "NAME=value" strings, e.g. environ) but HOME,
+ * then "HOME=`home`": plugcheck's own environment with a throwaway HOME
+ * for the plugin processes it runs. Borrows envp and home. */
+void pc_strvec_env_with_home(struct pc_strvec *env, char *const *envp,
+			     const char *home);
 /* pc_strvec_init - make `sv` empty; never fails, never allocates. */
 void pc_strvec_init(struct pc_strvec *sv);
 /* pc_strvec_release - free every string and the vector; `sv` is empty. */

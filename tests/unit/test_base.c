@@ -154,6 +154,21 @@ static void strvec_env_get_finds_the_first(void **state)
 	assert_null(pc_strvec_env_get(NULL, "PATH"));
 }
 
+static void strvec_env_with_home_replaces_every_home(void **state)
+{
+	char *env[] = { "HOME=/a", "PATH=/p", "HOMEX=keep", "HOME=/b", NULL };
+	struct pc_strvec v = PC_STRVEC_INIT;
+
+	(void)state;
+	pc_strvec_env_with_home(&v, env, "/tmp/h");
+	assert_int_equal(v.nr, 3);
+	assert_string_equal(v.v[0], "PATH=/p");
+	assert_string_equal(v.v[1], "HOMEX=keep");
+	assert_string_equal(v.v[2], "HOME=/tmp/h");
+	assert_null(v.v[3]);
+	pc_strvec_release(&v);
+}
+
 static void strvec_is_null_terminated_and_owns_copies(void **state)
 {
 	struct pc_strvec sv = PC_STRVEC_INIT;
@@ -399,6 +414,7 @@ int main(void)
 		cmocka_unit_test(buf_reset_keeps_allocation),
 		cmocka_unit_test(strvec_is_null_terminated_and_owns_copies),
 		cmocka_unit_test(strvec_env_get_finds_the_first),
+		cmocka_unit_test(strvec_env_with_home_replaces_every_home),
 		cmocka_unit_test(strvec_pushf_of_long_text),
 		cmocka_unit_test(fs_join_adds_one_slash),
 		cmocka_unit_test(fs_absolute_folds_lexically),
