@@ -56,7 +56,8 @@ static void usage(FILE *f)
 	      "  3   the plugin could not be loaded at all\n"
 	      "  70  internal error, or the run was interrupted (the report is\n"
 	      "      then marked incomplete)\n\n"
-	      "`plugcheck PATH` is `plugcheck check PATH`.\n",
+	      "`plugcheck PATH` is `plugcheck check PATH`; `plugcheck COMMAND\n"
+	      "--help` shows a command's options.\n",
 	      f);
 }
 
