@@ -227,6 +227,16 @@ def test_a_killed_worker_loses_only_its_unit(ctx):
     eq(os.listdir(tmpd), [])
 
 
+def tools_plugin(ctx, name, tools, files):
+    """A plugin of readonly tools without parameters: `tools` is a list
+    of (name, script)."""
+    t = {"description": "t", "kind": "readonly",
+         "parameters": {"type": "object", "properties": {}}}
+    return ctx.plugin(name, {"name": name, "version": "1.0.0",
+                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
+                             "tools": [dict(t, name=n, script=sc) for n, sc in tools]}, files)
+
+
 def test_a_script_that_kills_its_parent_loses_only_its_tool(ctx):
     # `kill -9 $PPID` in a tool kills the worker that spawned it. The
     # human summary must show which unit was lost and must not call the
@@ -234,15 +244,9 @@ def test_a_script_that_kills_its_parent_loses_only_its_tool(ctx):
     # listed, "incomplete: the run was interrupted", and stderr pointing
     # at plugcheck.internal cases that only JSON/JUnit/TAP showed).
     killer = "#!/bin/sh\ncat >/dev/null\nkill -9 $PPID\necho '{\"ok\":true,\"output\":\"x\"}'\n"
-    t = {"description": "t", "kind": "readonly",
-         "parameters": {"type": "object", "properties": {}}}
-    d = ctx.plugin("killp", {"name": "killp", "version": "1.0.0",
-                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
-                             "tools": [dict(t, name="a", script="tool.sh"),
-                                       dict(t, name="b", script="killer.sh"),
-                                       dict(t, name="c", script="tool.sh"),
-                                       dict(t, name="d", script="tool.sh")]},
-                   {"tool.sh": TOOL, "killer.sh": killer})
+    d = tools_plugin(ctx, "killp", [("a", "tool.sh"), ("b", "killer.sh"), ("c", "tool.sh"),
+                                    ("d", "tool.sh")],
+                     {"tool.sh": TOOL, "killer.sh": killer})
     tmpd = os.path.join(ctx.tmp, "tmpkillp")
     os.mkdir(tmpd)
     code, out, err = ctx.run("check", d, "-j", "2", "--repeat", "1",
@@ -271,14 +275,9 @@ def test_a_script_that_signals_its_parent_interrupts_the_run(ctx):
     # cases)" with no such case (fresh-user trial). Now the worker passes
     # the interrupt on: the same verdict as -j 1.
     sigterm = "#!/bin/sh\ncat >/dev/null\nkill -TERM $PPID\necho '{\"ok\":true,\"output\":\"x\"}'\n"
-    t = {"description": "t", "kind": "readonly",
-         "parameters": {"type": "object", "properties": {}}}
-    d = ctx.plugin("termp", {"name": "termp", "version": "1.0.0",
-                             "capabilities": ["execute_subprocess", "read_workspace", "register_tools"],
-                             "tools": [dict(t, name="a", script="tool.sh"),
-                                       dict(t, name="b", script="term.sh")] +
-                                      [dict(t, name="t%d" % i, script="tool.sh") for i in range(6)]},
-                   {"tool.sh": TOOL, "term.sh": sigterm})
+    d = tools_plugin(ctx, "termp", [("a", "tool.sh"), ("b", "term.sh")] +
+                     [("t%d" % i, "tool.sh") for i in range(6)],
+                     {"tool.sh": TOOL, "term.sh": sigterm})
     tmpd = os.path.join(ctx.tmp, "tmpterm")
     os.mkdir(tmpd)
     for jobs in ("1", "2"):
