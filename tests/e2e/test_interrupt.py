@@ -26,6 +26,20 @@ def sleepers(mark):
     return found
 
 
+def sigint_once_started(ctx, args, started, env=None):
+    """Run plugcheck ARGS, SIGINT it once the file `started` exists (the
+    plugin is under way; generous on a loaded machine) and return the
+    process, its stdout and stderr (bytes)."""
+    p = subprocess.Popen([ctx.plugcheck, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, **(env or {})})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not os.path.exists(started):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return p, out, err
+
+
 def run_interrupted(ctx, fmt, mark, *extra):
     started = os.path.join(ctx.tmp, "started-%s" % fmt)
     d = ctx.plugin("slow-%s" % fmt, {"name": "slow-%s" % fmt, "version": "1.0.0",
@@ -39,14 +53,8 @@ def run_interrupted(ctx, fmt, mark, *extra):
                     "        input: { command: ls }\n        expect: { verdict: allow }\n" % name)
     tmpd = os.path.join(ctx.tmp, "tmp-%s" % fmt)
     os.mkdir(tmpd)
-    p = subprocess.Popen([ctx.plugcheck, "run", scn, "--format", fmt, *extra],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env={**os.environ, "TMPDIR": tmpd})
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not os.path.exists(started):
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    p, out, err = sigint_once_started(ctx, ["run", scn, "--format", fmt, *extra], started,
+                                      {"TMPDIR": tmpd})
     eq(p.returncode, 70, err)
     eq(err.decode().splitlines()[-1], LAST)
     eq(sleepers(mark), [])
@@ -87,13 +95,7 @@ def test_sigint_fire(ctx):
     d = ctx.plugin("fire-slow", {"name": "fire-slow", "version": "1.0.0",
                                  "hooks": {"pre_bash": {"script": "h", "timeout_ms": 600000}}},
                    {"h": "#!/bin/sh\ncat >/dev/null\ntouch '%s'\nexec sleep 4752\n" % started})
-    p = subprocess.Popen([ctx.plugcheck, "fire", "pre_bash", d, "--format", "json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not os.path.exists(started):
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    p, out, err = sigint_once_started(ctx, ["fire", "pre_bash", d, "--format", "json"], started)
     eq((p.returncode, json.loads(out)["signal"]), (70, 9))
     eq(err.decode().splitlines()[-1], LAST)
     eq(sleepers(4752), [])
@@ -116,15 +118,9 @@ def test_sigint_chatcli_check_starts_no_further_call(ctx):
                 "[ \"$1\" = --schema ] && { printf '%%s' '%s'; exit 0; }\n"
                 "touch '%s'\nexec sleep 4753\n" % (schema, started))
     os.chmod(exe, 0o755)
-    p = subprocess.Popen([ctx.plugcheck, "check", exe, "--format", "json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env={**os.environ, "HOME": os.path.join(ctx.tmp, "home-chatcli"),
-                              "CHATCLI_ALLOW_UNSIGNED_PLUGINS": "true"})
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not os.path.exists(started):
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    p, out, err = sigint_once_started(ctx, ["check", exe, "--format", "json"], started,
+                                      {"HOME": os.path.join(ctx.tmp, "home-chatcli"),
+                                       "CHATCLI_ALLOW_UNSIGNED_PLUGINS": "true"})
     eq(p.returncode, 70, err)
     eq(err.decode().splitlines()[-1], LAST)
     rep = json.loads(out)
