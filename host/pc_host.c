@@ -21,7 +21,14 @@ void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 	h->session_path = pc_xstrdup(session_path ? session_path : "");
 	h->python = NULL;
 	h->timestamp = 0;
+	h->cwd = NULL;
 	h->sandbox = NULL;
+}
+
+void pc_host_set_cwd(struct pc_host *h, const char *dir)
+{
+	free(h->cwd);
+	h->cwd = dir ? pc_xstrdup(dir) : NULL;
 }
 
 void pc_host_release(struct pc_host *h)
@@ -30,7 +37,8 @@ void pc_host_release(struct pc_host *h)
 	free(h->workspace);
 	free(h->session_path);
 	free(h->python);
-	h->workspace = h->session_path = h->python = NULL;
+	free(h->cwd);
+	h->workspace = h->session_path = h->python = h->cwd = NULL;
 }
 
 const char *pc_host_getenv(const struct pc_host *h, const char *name)
@@ -229,7 +237,7 @@ static int sandboxed(struct pc_host *h, const struct pc_plugin *p,
 		     struct pc_err *err)
 {
 	struct pc_strvec wrap = PC_STRVEC_INIT;
-	char *cwd = getcwd(NULL, 0);
+	char *cwd = h->cwd ? pc_xstrdup(h->cwd) : getcwd(NULL, 0);
 	struct pc_sandbox_spec sp = {
 		.workspace = h->workspace,
 		.plugin_dir = p->source_path ? p->source_path : p->dir,
@@ -277,6 +285,7 @@ int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 	o.stdout_max = PC_MAX_IO_BYTES;
 	o.stderr_max = PC_MAX_IO_BYTES;
 	o.flags = PC_PROC_STDIN_FIRST;
+	o.cwd = h->cwd; /* R5.4: the core's own working directory */
 	x->spawned = true;
 	rc = h->sandbox ? sandboxed(h, p, &o, x, err)
 			: pc_proc_run(&o, &x->proc, err);

@@ -40,6 +40,9 @@ struct pc_host {
 	char *python;		  /* R5.2: probed once (and kept for the process,
 				     keyed by env), cached; NULL before */
 	uint64_t timestamp;	  /* 0: real time; else fixed (tests) */
+	char *cwd;		  /* the core process's working directory,
+				     which every script inherits (R5.4);
+				     NULL: plugcheck's own */
 	/* borrowed; NULL, or every plugin script runs under this sandbox
 	 * with the plugin's capabilities (plugcheck --sandbox; the plugin's
 	 * HOME and TMPDIR must then be throwaway directories) */
@@ -48,7 +51,7 @@ struct pc_host {
 
 #define PC_HOST_INIT                                                           \
 	{ .env = PC_STRVEC_INIT, .workspace = NULL, .session_path = NULL,      \
-	  .python = NULL, .timestamp = 0, .sandbox = NULL }
+	  .python = NULL, .timestamp = 0, .cwd = NULL, .sandbox = NULL }
 
 /* The closed set of outcome classes of one exchange (the `outcome` field
  * of `plugcheck fire --format json`). */
@@ -102,6 +105,11 @@ struct pc_call_result {
 void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 		  const char *session_path);
 void pc_host_release(struct pc_host *h);
+/* pc_host_set_cwd - the working directory of the emulated core process
+ * (copied; NULL: plugcheck's own). The host never sets a script's working
+ * directory (R5.4): scripts inherit the core's, which is the workspace
+ * when the host is started in it with the default workspace (R4.5). */
+void pc_host_set_cwd(struct pc_host *h, const char *dir);
 /* pc_host_getenv - the emulated host's value of `name`, or NULL. */
 const char *pc_host_getenv(const struct pc_host *h, const char *name);
 

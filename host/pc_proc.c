@@ -742,6 +742,15 @@ static int spawn_wrapped(struct run *run, struct spawn_ctx *sc)
 	return rc;
 }
 
+static pc_proc_spawn_fn spawn_hook;
+static void *spawn_hook_ctx;
+
+void pc_proc_set_spawn_hook(pc_proc_spawn_fn fn, void *ctx)
+{
+	spawn_hook = fn;
+	spawn_hook_ctx = ctx;
+}
+
 /* spawn - start the child; 0, or PC_EIO when the spawn attributes cannot
  * even be built. A failed exec is a fact (PC_PROC_SPAWN_ERROR), not an
  * error. Always closes the child's ends of the pipes. */
@@ -772,6 +781,8 @@ static int spawn(struct run *run, int child[3], struct pc_err *err)
 		run->r->outcome = PC_PROC_SPAWN_ERROR;
 		run->r->spawn_errno = rc;
 		run->verdict = true;
+	} else if (spawn_hook) {
+		spawn_hook(spawn_hook_ctx, (int)run->pid);
 	}
 	rc = 0;
 out_close_child:

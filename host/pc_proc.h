@@ -269,6 +269,15 @@ int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
  * async-signal-safe (it allocates). Without /proc it does nothing. */
 void pc_proc_kill_orphans(void);
 
+/* pc_proc_spawn_fn - told the pid of each direct child pc_proc_run()
+ * starts, right after the spawn (the child leads its own process group,
+ * whose id is that pid). Must not call pc_proc_run(). */
+typedef void (*pc_proc_spawn_fn)(void *ctx, int pid);
+/* pc_proc_set_spawn_hook - call `fn` (NULL: nothing) with `ctx` at every
+ * spawn of this process from now on (a worker tells its parent, so that
+ * the parent can kill what a dying worker leaves; pc_pool.h). */
+void pc_proc_set_spawn_hook(pc_proc_spawn_fn fn, void *ctx);
+
 /* pc_proc_result_release - free the buffers of `r`. */
 void pc_proc_result_release(struct pc_proc_result *r);
 /* pc_proc_opts_release - free argv and env of `o`. */

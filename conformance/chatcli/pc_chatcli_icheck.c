@@ -60,14 +60,53 @@ static void logf_(struct ic *c, const char *fmt, ...)
 	pc_buf_release(&b);
 }
 
-static void add_case(struct ic *c, const char *name, enum pc_case_status st,
-		     const char *msg, const char *rule, const char *out)
+/* A case named `name` with `out` as system_out (may be NULL); `skip`
+ * (may be NULL) says why it did not run. */
+static size_t add_case(struct ic *c, const char *name, const char *skip,
+		       const char *out)
 {
-	struct pc_case *k =
-		pc_report_add_case(c->r, CLASS, name, st, msg, out, 0);
+	size_t k = pc_report_add_case(c->r, CLASS, name, out, 0.0);
 
-	if (rule)
-		k->rule = pc_xstrdup(rule);
+	if (skip)
+		pc_report_skip(c->r, k, skip);
+	return k;
+}
+
+/* A case named `name` that fails with finding `id` about `file`. */
+static void fail_case(struct ic *c, const char *name, const char *id,
+		      const char *file, const char *out, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void fail_case(struct ic *c, const char *name, const char *id,
+		      const char *file, const char *out, const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t k = add_case(c, name, NULL, out);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pc_report_find(c->r, k, id, file, NULL, "%s", pc_buf_cstr(&b));
+	pc_buf_release(&b);
+}
+
+/* A finding that belongs to no step: the case "<ID> <title>". */
+static void loose(struct ic *c, const char *id, const char *file,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void loose(struct ic *c, const char *id, const char *file,
+		  const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pc_report_find_static(c->r, CLASS, id, file, NULL, "%s",
+			      pc_buf_cstr(&b));
+	pc_buf_release(&b);
 }
 
 /* first_line - the line of git's or go's output that says what went
@@ -273,20 +312,15 @@ static void report_install(struct ic *c, const struct pc_chatcli_install *in)
 	      (long long)in->clone_ms);
 	if (in->stage == PC_CHATCLI_INSTALL_CLONE) {
 		logf_(c, "          %s", line);
-		pc_findings_add(&c->r->findings, "PC-CHAT-073", NULL,
-				"git clone of '%s' fails: %s: %s",
-				in->url.clone_url, in->error, line);
-		add_case(c, "clone", PC_CASE_FAIL, in->error, "PC-CHAT-073",
-			 in->output);
+		fail_case(c, "clone", "PC-CHAT-073", NULL, in->output,
+			  "git clone of '%s' fails: %s: %s", in->url.clone_url,
+			  in->error, line);
 		free(line);
 		return;
 	}
-	add_case(c, "clone", PC_CASE_PASS, NULL, NULL, NULL);
+	add_case(c, "clone", NULL, NULL);
 	if (in->stage == PC_CHATCLI_INSTALL_SUBDIR) {
-		pc_findings_add(&c->r->findings, "PC-CHAT-073", NULL, "%s",
-				in->error);
-		add_case(c, stage, PC_CASE_FAIL, in->error, "PC-CHAT-073",
-			 NULL);
+		fail_case(c, stage, "PC-CHAT-073", NULL, NULL, "%s", in->error);
 		logf_(c, "  %s", in->error);
 	} else {
 		logf_(c, "  name:   %s%s", in->name,
@@ -310,15 +344,15 @@ static bool judge_build(struct ic *c, const struct pc_chatcli_install *in)
 	if (*line)
 		logf_(c, "          %s", line);
 	if (done) {
-		add_case(c, "build", PC_CASE_PASS, NULL, NULL, in->output);
+		add_case(c, "build", NULL, in->output);
 	} else if (in->build_skipped && in->go_tree) {
 		add_case(
-			c, "build", PC_CASE_SKIP,
+			c, "build",
 			"go is not available: the Go tree was not built (install Go, or pass --go PATH)",
-			NULL, NULL);
+			NULL);
 	} else {
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-072", NULL,
+		fail_case(
+			c, "build", "PC-CHAT-072", NULL, in->output,
 			"/plugin install runs `go build -o PLUGINS/%s .` in %s, which fails: %s%s%s%s",
 			in->name,
 			*in->url.subdir ? in->url.subdir
@@ -326,8 +360,6 @@ static bool judge_build(struct ic *c, const struct pc_chatcli_install *in)
 			in->error,
 			in->go_tree ? "" : " (the tree has no .go files there)",
 			*line ? ": " : "", line);
-		add_case(c, "build", PC_CASE_FAIL, in->error, "PC-CHAT-072",
-			 in->output);
 	}
 	free(line);
 	return done;
@@ -384,8 +416,10 @@ static void run_make(struct ic *c, const char *dir)
 	     r.has_status && !r.exit_code && !r.term_signal;
 	logf_(c, "  make:   %s (%lld ms)", ok ? "ok" : "failed",
 	      (long long)r.wall_ms);
-	add_case(c, "manual install: make", ok ? PC_CASE_PASS : PC_CASE_FAIL,
-		 ok ? NULL : "make failed", NULL, pc_buf_cstr(&r.err));
+	/* a user's fallback, not the host's: make's result is shown, not
+	 * judged */
+	add_case(c, ok ? "manual install: make" : "manual install: make (failed)",
+		 NULL, pc_buf_cstr(&r.err));
 	pc_proc_result_release(&r);
 	pc_proc_opts_release(&po);
 }
@@ -448,15 +482,14 @@ static void manual(struct ic *c, const char *dir)
 	if (!place(c, dir, &nox)) {
 		logf_(c,
 		      "  nothing to place: no top-level file starts with #! or is an ELF executable");
-		add_case(
-			c, "manual install: cp", PC_CASE_FAIL,
-			"no top-level file starts with #! or is an ELF executable",
-			NULL, NULL);
+		add_case(c, "manual install: cp",
+			 "nothing to place: no top-level file starts with #! or is an ELF executable",
+			 NULL);
 		goto out;
 	}
 	/* docs/cli.md lists this case as pass / fail: it was only there
 	 * when it failed (found in a fresh-user trial) */
-	add_case(c, "manual install: cp", PC_CASE_PASS, NULL, NULL, NULL);
+	add_case(c, "manual install: cp", NULL, NULL);
 	logf_(c,
 	      "reloads (virtual clock; Write/Create/Remove/Rename arm a 500 ms debounce, Chmod does not):");
 	sim_events(c, false);
@@ -475,14 +508,21 @@ static void manual(struct ic *c, const char *dir)
 		bool ok;
 		char *v = verdict(c, nox.v[i], &ok);
 
-		if (!ok && strstr(v, "not executable"))
-			pc_findings_add(
-				&c->r->findings, "PC-CHAT-080", nox.v[i],
-				"'%s' is committed without an execute bit: `cp %s ~/.chatcli/plugins/` then `chmod +x` 1000 ms later leaves it %s (the reload at 500 ms ran before the chmod, and a chmod triggers none)",
-				nox.v[i], nox.v[i], v);
-		add_case(c, "cp, then chmod +x 1 s later",
-			 ok ? PC_CASE_PASS : PC_CASE_FAIL, ok ? NULL : v,
-			 ok ? NULL : "PC-CHAT-080", NULL);
+		if (!ok)
+			fail_case(
+				c, "cp, then chmod +x 1 s later", "PC-CHAT-080",
+				nox.v[i], NULL,
+				"'%s'%s: `cp %s ~/.chatcli/plugins/` then `chmod +x` 1000 ms later leaves it %s%s",
+				nox.v[i],
+				strstr(v, "not executable")
+					? " is committed without an execute bit"
+					: "",
+				nox.v[i], v,
+				strstr(v, "not executable")
+					? " (the reload at 500 ms ran before the chmod, and a chmod triggers none)"
+					: "");
+		else
+			add_case(c, "cp, then chmod +x 1 s later", NULL, NULL);
 		free(v);
 	}
 	sim_reload(c, "/plugin reload");
@@ -529,7 +569,7 @@ static void fix_case(struct ic *c, const char *file, bool trust_first)
 	logf_(c, "             -> %s%s", v,
 	      ok ? ""
 		 : " until the next reload (trusted keys are not watched)");
-	add_case(c, name, PC_CASE_PASS, NULL, NULL, v);
+	add_case(c, name, NULL, v);
 	free(v);
 	sign(c, file, false);
 	trust(c, false);
@@ -552,13 +592,13 @@ static void host_reloads(struct ic *c, const struct pc_chatcli_install *in)
 	sim_advance(c, 1000);
 	v = verdict(c, in->name, &ok);
 	if (!ok && strstr(v, "plugin signature file not found"))
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-070", in->name,
+		loose(
+			c, "PC-CHAT-070", in->name,
 			"/plugin install puts '%s' in the plugins directory unsigned: both reloads that follow skip it (plugin signature file not found)",
 			in->name);
 	else
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-070", in->name,
+		loose(
+			c, "PC-CHAT-070", in->name,
 			"/plugin install puts '%s' in the plugins directory unsigned: it loads only because CHATCLI_ALLOW_UNSIGNED_PLUGINS=true",
 			in->name);
 	free(v);
@@ -652,24 +692,27 @@ static void teardown(struct ic *c)
 }
 
 /* drop_unsigned - the suite's PC-CHAT-050 for `file` says what PC-CHAT-070
- * says about the install. */
-static void drop_unsigned(struct pc_findings *f, const char *file)
+ * says about the install: drop it from every case of `r`. */
+static void drop_unsigned(struct pc_report *r, const char *file)
 {
-	size_t w = 0;
+	for (size_t k = 0; k < r->ncases; k++) {
+		struct pc_findings *f = &r->cases[k].findings;
+		size_t w = 0;
 
-	for (size_t i = 0; i < f->nr; i++) {
-		struct pc_finding *x = &f->v[i];
+		for (size_t i = 0; i < f->nr; i++) {
+			struct pc_finding *x = &f->v[i];
 
-		if (!strcmp(x->rule->id, "PC-CHAT-050") && x->file &&
-		    !strcmp(x->file, file)) {
-			free(x->message);
-			free(x->file);
-			free(x->where);
-			continue;
+			if (!strcmp(x->rule->id, "PC-CHAT-050") && x->file &&
+			    !strcmp(x->file, file)) {
+				free(x->message);
+				free(x->file);
+				free(x->where);
+				continue;
+			}
+			f->v[w++] = *x;
 		}
-		f->v[w++] = *x;
+		f->nr = w;
 	}
-	f->nr = w;
 }
 
 static void summary(struct ic *c)
@@ -685,8 +728,8 @@ static void summary(struct ic *c)
 		for (size_t i = 0; i < c->loop_files.nr; i++)
 			pc_buf_addf(&b, "%s%s", i ? ", " : "",
 				    c->loop_files.v[i]);
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-081", NULL,
+		loose(
+			c, "PC-CHAT-081", NULL,
 			"--metadata/--schema change the plugins directory (%s): every reload schedules another one 500 ms later, for ever",
 			pc_buf_cstr(&b));
 		pc_buf_release(&b);
@@ -697,34 +740,30 @@ static void check(struct ic *c, bool host_installed, const char *name)
 {
 	struct pc_chatcli_suite_opts so = { 0 };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
-	struct pc_findings keep = c->r->findings;
-	struct pc_case *cases = c->r->cases;
-	size_t ncases = c->r->ncases;
+	struct pc_report tmp = PC_REPORT_INIT;
 
 	so.keys_dir = c->keys;
 	so.allow_unsigned = c->o->allow_unsigned;
 	so.run_calls = true;
 	so.probe_timeout_ms = c->o->probe_timeout_ms;
-	c->r->findings = (struct pc_findings)PC_FINDINGS_INIT;
-	c->r->cases = NULL;
-	c->r->ncases = 0;
-	pc_chatcli_suite_run(c->plugins, &so, &d, c->r, NULL);
-	if (host_installed && pc_findings_has(&keep, "PC-CHAT-070"))
-		drop_unsigned(&c->r->findings, name);
-	for (size_t i = 0; i < c->r->findings.nr; i++) {
-		struct pc_finding *x = &c->r->findings.v[i];
-
-		pc_findings_add(&keep, x->rule->id, x->file, "%s", x->message);
+	pc_chatcli_suite_run(c->plugins, &so, &d, &tmp, NULL);
+	if (host_installed && pc_report_has(c->r, "PC-CHAT-070", NULL))
+		drop_unsigned(&tmp, name);
+	/* the suite's own verdicts are the install's */
+	c->r->contract = tmp.contract;
+	for (size_t i = 0; i < tmp.nloads; i++)
+		pc_report_add_load(c->r, tmp.loads[i].as, tmp.loads[i].loaded,
+				   tmp.loads[i].detail);
+	if (!c->r->name && tmp.name) {
+		c->r->name = pc_xstrdup(tmp.name);
+		c->r->version = tmp.version ? pc_xstrdup(tmp.version) : NULL;
+		c->r->loaded = tmp.loaded;
+		free(c->r->host_error);
+		c->r->host_error = tmp.host_error ? pc_xstrdup(tmp.host_error)
+						  : NULL;
 	}
-	for (size_t i = 0; i < c->r->ncases; i++) {
-		cases = pc_xreallocarray(cases, ncases + 1, sizeof(*cases));
-		cases[ncases++] = c->r->cases[i];
-	}
-	free(c->r->cases);
-	pc_findings_release(&c->r->findings);
-	c->r->findings = keep;
-	c->r->cases = cases;
-	c->r->ncases = ncases;
+	pc_report_append(c->r, &tmp);
+	pc_report_release(&tmp);
 	pc_chatcli_dir_release(&d);
 }
 
@@ -770,9 +809,9 @@ int pc_chatcli_icheck_run(const struct pc_chatcli_icheck_opts *o,
 	if (def.stop && *def.stop) {
 		r->incomplete = true;
 		logf_(&c, "  interrupted: plugcheck was stopped during the install");
-		add_case(&c, "install", PC_CASE_SKIP,
+		add_case(&c, "install",
 			 "interrupted: plugcheck was stopped during the install and killed git/go; not judged",
-			 NULL, NULL);
+			 NULL);
 		free(r->path);
 		r->path = pc_xstrdup(def.source);
 		goto out;
@@ -782,8 +821,8 @@ int pc_chatcli_icheck_run(const struct pc_chatcli_icheck_opts *o,
 		installed = judge_build(&c, &in);
 	if (installed) {
 		if (!*in.url.subdir)
-			pc_findings_add(
-				&r->findings, "PC-CHAT-071", in.name,
+			loose(
+				&c, "PC-CHAT-071", in.name,
 				"/plugin install %s names the binary '%s' after its temporary clone directory: every install gets a new random name, and a reinstall adds a second file registering the same name",
 				def.source, in.name);
 		host_reloads(&c, &in);

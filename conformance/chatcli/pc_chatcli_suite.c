@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,10 +19,10 @@ extern char **environ;
 
 #define SLOW_MS 1000
 
-enum pc_contract pc_chatcli_detect(const char *path)
+enum pc_contract_kind pc_chatcli_detect(const char *path)
 {
 	struct stat st;
-	enum pc_contract c = PC_CONTRACT_CATALYST;
+	enum pc_contract_kind c = PC_CONTRACT_CATALYST;
 	char *manifest;
 	DIR *d;
 	struct dirent *de;
@@ -55,6 +56,7 @@ struct ctx {
 	struct pc_report *r;
 	struct pc_strvec env; /* ours, with HOME moved to a scratch dir */
 	char *tmp, *cwd, *home;
+	size_t k; /* the open case (chat_begin), or PC_REPORT_NO_CASE */
 };
 
 static bool dir_is_empty(const char *path)
@@ -76,17 +78,52 @@ static void scrub_dir(const char *path)
 	pc_fs_mkdir_p(path, NULL);
 }
 
-static void add_case(struct ctx *c, const char *file, const char *what,
-		     const char *fail, const char *rule)
+static char *class_of(const char *file)
 {
-	char *cls = pc_xasprintf("plugcheck.chatcli.%s", file);
-	struct pc_case *k = pc_report_add_case(
-		c->r, cls, what, fail ? PC_CASE_FAIL : PC_CASE_PASS, fail, NULL,
-		0);
+	return file ? pc_xasprintf("plugcheck.chatcli.%s", file)
+		    : pc_xstrdup("plugcheck.chatcli");
+}
 
-	if (rule)
-		k->rule = pc_xstrdup(rule);
+/* A case of `file` for `what`; the findings chat_find adds go to it until
+ * chat_end. Returns its index. */
+static size_t chat_begin(struct ctx *c, const char *file, const char *what)
+{
+	char *cls = class_of(file);
+
+	c->k = pc_report_add_case(c->r, cls, what, NULL, 0.0);
 	free(cls);
+	return c->k;
+}
+
+static void chat_end(struct ctx *c)
+{
+	c->k = PC_REPORT_NO_CASE;
+}
+
+/* A finding about `file`: in the open case, else in the case "<ID>
+ * <title>" of the file's class. */
+static void chat_find(struct ctx *c, const char *id, const char *file,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void chat_find(struct ctx *c, const char *id, const char *file,
+		      const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+	char *cls;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (c->k != PC_REPORT_NO_CASE) {
+		pc_report_find(c->r, c->k, id, file, NULL, "%s", pc_buf_cstr(&b));
+	} else {
+		cls = class_of(file);
+		pc_report_find_static(c->r, cls, id, file, NULL, "%s",
+				      pc_buf_cstr(&b));
+		free(cls);
+	}
+	pc_buf_release(&b);
 }
 
 /* True once the run was asked to stop: then `what` becomes a skipped
@@ -98,10 +135,9 @@ static bool cut(struct ctx *c, const char *file, const char *what)
 	if (!c->o->stop || !*c->o->stop)
 		return false;
 	c->r->incomplete = true;
-	cls = pc_xasprintf("plugcheck.chatcli.%s", file);
-	pc_report_add_case(c->r, cls, what, PC_CASE_SKIP,
-			   "interrupted: plugcheck was stopped before this ran",
-			   NULL, 0);
+	cls = class_of(file);
+	pc_report_skip(c->r, pc_report_add_case(c->r, cls, what, NULL, 0.0),
+		       "interrupted: plugcheck was stopped before this ran");
 	free(cls);
 	return true;
 }
@@ -190,18 +226,16 @@ static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 	int n;
 
 	if (sr->hung)
-		pc_findings_add(&c->r->findings, "PC-CHAT-010", e->file,
+		chat_find(c, "PC-CHAT-010", e->file,
 				"'%s --schema' did not finish within %lld ms",
 				e->file, (long long)c->o->probe_timeout_ms);
 	else if (sr->exit_code == 0 && sr->out_len &&
 		 !pc_chatcli_json_check(sr->out, sr->out_len, NULL))
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-014", e->file,
+		chat_find(c, "PC-CHAT-014", e->file,
 			"'%s --schema' exited 0 printing %zu bytes that are not JSON: it treated --schema as an argument",
 			e->file, sr->out_len);
 	if (!p->schema) {
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-021", e->file,
+		chat_find(c, "PC-CHAT-021", e->file,
 			"'%s --schema' gives no JSON (exit %d): the model sees only usage \"%s\"",
 			e->file, sr->exit_code, p->meta.usage);
 		return;
@@ -209,19 +243,16 @@ static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 	s = cJSON_Parse(p->schema);
 	n = schema_shape(s, &subs);
 	if (n < 0)
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-021", e->file,
+		chat_find(c, "PC-CHAT-021", e->file,
 			"the schema of '%s' does not decode into the host's argsFormat/subcommands shape: the model sees only the usage",
 			e->file);
 	else if (n == 0 && !get_fold(s, "argsFormat"))
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-020", e->file,
+		chat_find(c, "PC-CHAT-020", e->file,
 			"the schema of '%s' decodes to no subcommands: the model sees an empty \"Subcomandos Disponíveis:\" and neither parameters nor usage",
 			e->file);
 	if (cJSON_IsObject(s) &&
 	    cJSON_GetObjectItemCaseSensitive(s, "args_format"))
-		pc_findings_add(
-			&c->r->findings, "PC-CHAT-022", e->file,
+		chat_find(c, "PC-CHAT-022", e->file,
 			"the schema of '%s' has args_format, which the host ignores",
 			e->file);
 	cJSON_Delete(s);
@@ -264,48 +295,42 @@ static void check_meta(struct ctx *c, const struct pc_chatcli_entry *e)
 	const char *fields[] = { m->name, m->description, m->usage,
 				 m->version };
 	const char *names[] = { "name", "description", "usage", "version" };
-	struct pc_findings *f = &c->r->findings;
 	const char *nm = m->name, *tok;
 
 	for (size_t i = 0; i < 4; i++)
 		if (!*fields[i])
-			pc_findings_add(f, "PC-CHAT-002", e->file,
+			chat_find(c, "PC-CHAT-002", e->file,
 					"'%s --metadata' has no %s", e->file,
 					names[i]);
 	if (*nm && nm[0] != '@')
-		pc_findings_add(
-			f, "PC-CHAT-003", e->file,
+		chat_find(c, "PC-CHAT-003", e->file,
 			"'%s' registers as \"%s\": the model's @%s does not find it",
 			e->file, nm, nm);
 	/* only the bare form: a call named "@mcp_x" is not routed to MCP */
 	if (!strncmp(nm, "mcp_", 4))
-		pc_findings_add(
-			f, "PC-CHAT-004", e->file,
+		chat_find(c, "PC-CHAT-004", e->file,
 			"'%s' registers as \"%s\": a call named %s goes to the MCP manager",
 			e->file, nm, nm);
 	if (nm[0] == '_')
-		pc_findings_add(
-			f, "PC-CHAT-009", e->file,
+		chat_find(c, "PC-CHAT-009", e->file,
 			"'%s' registers as \"%s\": remote users who are not admins do not see it",
 			e->file, nm);
 	if (strchr(nm, ':'))
-		pc_findings_add(f, "PC-CHAT-005", e->file,
+		chat_find(c, "PC-CHAT-005", e->file,
 				"'%s' registers as \"%s\"", e->file, nm);
 	if (*nm && strcmp(nm + (nm[0] == '@'), e->file))
-		pc_findings_add(f, "PC-CHAT-006", e->file,
+		chat_find(c, "PC-CHAT-006", e->file,
 				"'%s' registers as \"%s\"", e->file, nm);
 	if (pc_chatcli_is_builtin(nm))
-		pc_findings_add(
-			f, "PC-CHAT-007", e->file,
+		chat_find(c, "PC-CHAT-007", e->file,
 			"'%s' registers as \"%s\", a builtin of the interactive CLI",
 			e->file, nm);
 	if ((tok = script_reads_stdin(e->path)) != NULL)
-		pc_findings_add(
-			f, "PC-CHAT-044", e->file,
+		chat_find(c, "PC-CHAT-044", e->file,
 			"the script '%s' reads stdin (%s): the host connects stdin to /dev/null",
 			e->file, tok);
 	else if (mentions_stdin(m->usage) || mentions_stdin(m->description))
-		pc_findings_add(f, "PC-CHAT-044", e->file,
+		chat_find(c, "PC-CHAT-044", e->file,
 				"the metadata of '%s' mentions stdin", e->file);
 }
 
@@ -319,8 +344,7 @@ static void reload_cost(struct ctx *c, const struct pc_chatcli_entry *e)
 		"--metadata %lld ms + --schema %lld ms, run at every reload (startup, every debounced watcher event, /plugin install, uninstall and reload) with the plugin manager's lock held",
 		(long long)p->metadata_run.ms, (long long)p->schema_run.ms);
 
-	pc_report_add_case(c->r, cls, "reload cost", PC_CASE_PASS, NULL, out,
-			   (double)ms / 1000.0);
+	pc_report_add_case(c->r, cls, "reload cost", out, (double)ms / 1000.0);
 	free(out);
 	free(cls);
 }
@@ -329,26 +353,23 @@ static void check_probe_runs(struct ctx *c, const struct pc_chatcli_entry *e,
 			     const struct pc_chatcli_probe *again)
 {
 	const struct pc_chatcli_probe *p = &e->probe;
-	struct pc_findings *f = &c->r->findings;
 	int64_t ms = p->metadata_run.ms > p->schema_run.ms ? p->metadata_run.ms
 							   : p->schema_run.ms;
 
 	if (ms > SLOW_MS)
-		pc_findings_add(f, "PC-CHAT-011", e->file,
+		chat_find(c, "PC-CHAT-011", e->file,
 				"a probe of '%s' took %lld ms", e->file,
 				(long long)ms);
 	if (again->loaded &&
 	    (strcmp(p->metadata_run.out, again->metadata_run.out) ||
 	     strcmp(p->schema_run.out, again->schema_run.out)))
-		pc_findings_add(
-			f, "PC-CHAT-012", e->file,
+		chat_find(c, "PC-CHAT-012", e->file,
 			"two runs of '%s --metadata'/'--schema' printed different output",
 			e->file);
 	if (!dir_is_empty(c->cwd) || !dir_is_empty(c->home) ||
 	    p->metadata_run.leftover_processes ||
 	    p->schema_run.leftover_processes)
-		pc_findings_add(
-			f, "PC-CHAT-013", e->file,
+		chat_find(c, "PC-CHAT-013", e->file,
 			"'%s --metadata'/'--schema' created files in the working directory or HOME, or left processes",
 			e->file);
 }
@@ -363,8 +384,9 @@ static void check_signature(struct ctx *c, const struct pc_chatcli_entry *e)
 	const char *id = NULL;
 
 	pc_chatcli_sig_verify(e->path, c->o->keys_dir, false, &err, &nk);
+	chat_begin(c, e->file, "signature");
 	if (!err) {
-		add_case(c, e->file, "signature", NULL, NULL);
+		chat_end(c);
 		return;
 	}
 	if (!strcmp(err, "plugin signature file not found"))
@@ -378,8 +400,8 @@ static void check_signature(struct ctx *c, const struct pc_chatcli_entry *e)
 		id = "PC-CHAT-052";
 	/* the location already names the file; the message is the host's
 	 * error text byte for byte (G5, D11) */
-	pc_findings_add(&c->r->findings, id, e->file, "%s", err);
-	add_case(c, e->file, "signature", err, id);
+	chat_find(c, id, e->file, "%s", err);
+	chat_end(c);
 	free(err);
 }
 
@@ -389,13 +411,13 @@ static void check_perms(struct ctx *c, const struct pc_chatcli_entry *e)
 	char *dir = pc_xstrdup(e->path);
 
 	if (stat(e->path, &st) == 0 && (st.st_mode & 022))
-		pc_findings_add(&c->r->findings, "PC-CHAT-060", e->file,
+		chat_find(c, "PC-CHAT-060", e->file,
 				"'%s' has mode %04o", e->file,
 				(unsigned)(st.st_mode & 07777));
 	*strrchr(dir, '/') = '\0';
 	if (stat(dir, &st) == 0 && (st.st_mode & 022) &&
-	    !pc_findings_has(&c->r->findings, "PC-CHAT-061"))
-		pc_findings_add(&c->r->findings, "PC-CHAT-061", NULL,
+	    !pc_report_has(c->r, "PC-CHAT-061", NULL))
+		chat_find(c, "PC-CHAT-061", NULL,
 				"'%s' has mode %04o", dir,
 				(unsigned)(st.st_mode & 07777));
 	free(dir);
@@ -421,13 +443,13 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 	struct pc_chatcli_call_opts co = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call call = PC_CHATCLI_CALL_INIT;
 	struct pc_strvec argv = PC_STRVEC_INIT;
-	struct pc_findings *f = &c->r->findings;
 	char *perr = NULL, *what = pc_xasprintf("call %s: %s", form, args);
 
 	if (cut(c, e->file, what))
 		goto out;
+	chat_begin(c, e->file, what);
 	if (pc_chatcli_args_to_argv(args, &argv, &perr)) {
-		add_case(c, e->file, what, perr, NULL);
+		chat_find(c, id, e->file, "args %s -> %s", args, perr);
 		goto out;
 	}
 	co.path = e->path;
@@ -441,48 +463,45 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		co.timeout_ms = c->o->call_timeout_ms;
 	co.hard_cap_ms = 10000;
 	if (pc_chatcli_call(&co, &call, NULL)) {
-		add_case(c, e->file, what, "plugcheck could not run the plugin",
-			 NULL);
+		chat_find(c, "PC-INT-001", e->file,
+			  "plugcheck could not run the plugin");
 		goto out;
 	}
 	if (call.error)
-		pc_findings_add(
-			f, id, e->file, "args %s -> %s; output: %.*s", args,
+		chat_find(c, id, e->file, "args %s -> %s; output: %.*s", args,
 			call.error,
 			(int)utf8_cut(call.merged, call.merged_len, 200),
 			call.merged);
 	if (call.timed_out)
-		pc_findings_add(f, "PC-CHAT-042", e->file,
+		chat_find(c, "PC-CHAT-042", e->file,
 				"args %s: the host would block %lld ms%s", args,
 				(long long)call.duration_ms,
 				call.capped ? " or more (plugcheck's cap)"
 					    : "");
 	if (call.leftover_processes)
-		pc_findings_add(f, "PC-CHAT-043", e->file,
+		chat_find(c, "PC-CHAT-043", e->file,
 				"args %s left %d process(es)", args,
 				call.leftover_processes);
 	/* O1 applies to successful results only: errors reach the model
 	 * whole */
 	if (!call.error && call.merged_len > PC_CHATCLI_TRUNC_CAP)
-		pc_findings_add(
-			f, "PC-CHAT-041", e->file,
+		chat_find(c, "PC-CHAT-041", e->file,
 			"args %s printed %zu bytes: the model gets %zu of them",
 			args, call.merged_len, call.output_len);
 	else if (!call.error &&
 		 pc_chatcli_compression_applies(
 			 call.merged_len, getenv("CHATCLI_COMPRESSION"),
 			 getenv("CHATCLI_COMPRESSION_THRESHOLD")))
-		pc_findings_add(
-			f, "PC-CHAT-040", e->file,
+		chat_find(c, "PC-CHAT-040", e->file,
 			"args %s printed %zu bytes, at or over the compression threshold of %zu",
 			args, call.merged_len,
 			pc_chatcli_compress_threshold(
 				getenv("CHATCLI_COMPRESSION_THRESHOLD")));
-	add_case(c, e->file, what, call.error, call.error ? id : NULL);
 	pc_chatcli_call_release(&call);
 	scrub_dir(c->cwd);
 	scrub_dir(c->home);
 out:
+	chat_end(c);
 	free(perr);
 	free(what);
 	pc_strvec_release(&argv);
@@ -574,17 +593,17 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 
 	check_signature(c, e);
 	check_perms(c, e);
+	chat_begin(c, e->file, "metadata");
 	if (p->metadata_run.hung) {
-		pc_findings_add(&c->r->findings, "PC-CHAT-010", e->file,
+		chat_find(c, "PC-CHAT-010", e->file,
 				"'%s --metadata' did not finish within %lld ms",
 				e->file, (long long)c->o->probe_timeout_ms);
 	} else if (!p->loaded) {
-		pc_findings_add(&c->r->findings, "PC-CHAT-001", e->file,
+		chat_find(c, "PC-CHAT-001", e->file,
 				"the host skips '%s': %s", e->file,
 				p->host_error ? p->host_error : "?");
 	}
-	add_case(c, e->file, "metadata", p->loaded ? NULL : p->host_error,
-		 p->loaded ? NULL : "PC-CHAT-001");
+	chat_end(c);
 	if (!p->loaded)
 		return;
 	check_meta(c, e);
@@ -599,7 +618,7 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 	scrub_dir(c->cwd);
 	scrub_dir(c->home);
 	if (e->replaced_by)
-		pc_findings_add(&c->r->findings, "PC-CHAT-008", e->file,
+		chat_find(c, "PC-CHAT-008", e->file,
 				"'%s' and '%s' both register \"%s\"; '%s' wins",
 				e->file, e->replaced_by, p->meta.name,
 				e->replaced_by);
@@ -643,7 +662,8 @@ int pc_chatcli_suite_run(const char *path,
 			 struct pc_err *err)
 {
 	struct pc_chatcli_suite_opts def = *o;
-	struct ctx c = { .o = &def, .r = r, .env = PC_STRVEC_INIT };
+	struct ctx c = { .o = &def, .r = r, .env = PC_STRVEC_INIT,
+			 .k = PC_REPORT_NO_CASE };
 	struct pc_chatcli_disc_opts dopt = { 0 };
 	int rc;
 

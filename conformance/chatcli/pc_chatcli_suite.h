@@ -21,13 +21,13 @@
 #include "pc_chatcli.h"
 #include "pc_report.h"
 
-enum pc_contract { PC_CONTRACT_CATALYST, PC_CONTRACT_CHATCLI };
+enum pc_contract_kind { PC_CONTRACT_CATALYST, PC_CONTRACT_CHATCLI };
 
 /* pc_chatcli_detect - the contract of `path`: a directory holding
  * plugin.json is Catalyst Code; an executable regular file, or a
  * directory whose entries include an executable regular file, is ChatCLI;
  * anything else is Catalyst (whose loader then explains the refusal). */
-enum pc_contract pc_chatcli_detect(const char *path);
+enum pc_contract_kind pc_chatcli_detect(const char *path);
 
 struct pc_chatcli_suite_opts {
 	const char *keys_dir;	  /* trusted keys (G4); NULL: none */

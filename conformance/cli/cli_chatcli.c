@@ -1,46 +1,18 @@
 /* cli_chatcli.c - `plugcheck lint|check EXE|DIR` and `plugcheck fire call
  * EXE` for ChatCLI plugins (docs/chatcli.md). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_chatcli_cli.h"
+#include "pc_cmd.h"
+#include "pc_contract.h"
+#include "pc_report.h"
 #include "pc_chatcli_suite.h"
 #include "pc_cli.h"
 #include "pc_exit.h"
 #include "pc_fs.h"
 #include "pc_xalloc.h"
-
-static const char lint_usage[] =
-	"usage: plugcheck lint EXE|DIR [--host chatcli|catalyst] [--trusted-keys DIR] [--format human|json]\n\n"
-	"Load a ChatCLI plugin (an executable, or a plugins directory) as the host\n"
-	"does: signature, `--metadata`, `--schema`; report the registered name and\n"
-	"the static findings. The probes run with a scratch HOME and working\n"
-	"directory, bounded by plugcheck's own timeout.\n\n"
-	"Exit: 0 loaded, 1 a finding of severity error, 2 usage, 3 not loaded.\n";
-
-static const char check_usage[] =
-	"usage: plugcheck check EXE|DIR [--host chatcli|catalyst] [--trusted-keys DIR]\n"
-	"                      [--format human|json|junit|tap] [--output FILE]\n"
-	"                      [--strict] [--ignore ID]\n\n"
-	"The ChatCLI conformance suite: everything lint does, plus the probes'\n"
-	"determinism and side effects and representative model calls generated\n"
-	"from the schema (JSON form with cmd, text form).\n\n"
-	"Exit: 0 clean, 1 errors (or warnings with --strict), 2 usage, 3 not loaded,\n"
-	"70 interrupted (the report is marked incomplete).\n";
-
-static const char fire_usage[] =
-	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE |\n"
-	"                                --call REPLY | --call-file FILE]\n"
-	"                           [--workspace DIR] [--format human|json]\n\n"
-	"Run one model call as ChatCLI does: TEXT is the tool call's args value\n"
-	"as the model wrote it (after attribute decoding); REPLY is the model's\n"
-	"whole reply, e.g. '<tool_call name=\"@x\" args=\"run --n 1\" />', from\n"
-	"which the host's parser takes the first call (spec §4 A1-A3). The args\n"
-	"become argv (A4-A8), the plugin runs with stdin at EOF and the full\n"
-	"environment (CHATCLI_AGENT_PLUGIN_TIMEOUT applies), and the merged\n"
-	"stdout/stderr is what the model receives.\n";
 
 char *pc_chatcli_default_keys(void)
 {
@@ -49,77 +21,21 @@ char *pc_chatcli_default_keys(void)
 	return pc_fs_join(home ? home : "/", ".chatcli/trusted-keys");
 }
 
-static bool takes_value(const char *opt)
-{
-	static const char *const v[] = { "--format", "--output", "--ignore",
-					 "--repeat", "--trusted-keys", "-j",
-					 "--jobs" };
-
-	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
-		if (!strcmp(opt, v[i]))
-			return true;
-	return false;
-}
-
 struct copts {
-	int fmt;
-	const char *output, *path;
+	const char *path;
 	char *keys;
 	bool strict;
 	struct pc_strvec ignore;
 };
 
-/* parse - the options of the ChatCLI lint/check; returns -1 to go on,
- * else an exit code. */
-static int parse(int argc, char **argv, bool check, struct copts *c)
+static void copts_from(const struct pc_args *a, struct copts *c)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "ignore", required_argument, NULL, 'i' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "trusted-keys", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *usage = check ? check_usage : lint_usage;
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(usage, stdout);
-			return PC_EXIT_OK;
-		} else if (ch == 'f' &&
-			   (c->fmt = pc_report_format_parse(optarg)) >= 0 &&
-			   (check || c->fmt <= PC_REPORT_JSON)) {
-			continue;
-		} else if (ch == 'k') {
-			free(c->keys);
-			c->keys = pc_xstrdup(optarg);
-		} else if (ch == 'H' || (ch == 'r' && check)) {
-			continue;
-		} else if (check && ch == 'o') {
-			c->output = pc_cli_output_path(optarg);
-		} else if (check && ch == 's') {
-			c->strict = true;
-		} else if (check && ch == 'i' && pc_rule_find(optarg)) {
-			pc_strvec_push(&c->ignore, optarg);
-		} else {
-			fputs(usage, stderr);
-			return PC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
-	c->path = argv[optind];
-	if (!c->keys)
-		c->keys = pc_chatcli_default_keys();
-	return -1;
+	c->path = a->pos[0];
+	c->keys = pc_args_value(a, "trusted-keys")
+			  ? pc_xstrdup(pc_args_value(a, "trusted-keys"))
+			  : pc_chatcli_default_keys();
+	c->strict = pc_args_flag(a, "strict");
+	pc_args_list(a, "ignore", &c->ignore);
 }
 
 static int run_suite(struct copts *c, bool calls, struct pc_chatcli_dir *d,
@@ -135,7 +51,7 @@ static int run_suite(struct copts *c, bool calls, struct pc_chatcli_dir *d,
 	so.stop = pc_cli_stop_flag();
 	r->strict = c->strict;
 	for (size_t i = 0; i < c->ignore.nr; i++)
-		pc_strvec_push(&r->suppressed_ids, c->ignore.v[i]);
+		pc_strvec_push(&r->ignore, c->ignore.v[i]);
 	if (pc_chatcli_suite_run(c->path, &so, d, r, &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		return PC_EXIT_NOLOAD;
@@ -216,7 +132,16 @@ static cJSON *lint_json(const struct pc_chatcli_dir *d,
 			      first ? meta_json(first) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "schema",
 			      first ? schema_json(first) : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "findings", pc_findings_json(&r->findings));
+	{
+		size_t n;
+		const struct pc_finding **v = pc_report_findings(r, &n);
+		cJSON *fs = cJSON_CreateArray();
+
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(fs, pc_finding_json(v[i]));
+		free(v);
+		cJSON_AddItemToObject(o, "findings", fs);
+	}
 	cJSON_AddItemToObject(o, "plugins", arr);
 	return o;
 }
@@ -230,112 +155,51 @@ static void release(struct copts *c, struct pc_chatcli_dir *d,
 	pc_report_release(r);
 }
 
-static int pc_chatcli_lint(int argc, char **argv)
+int pc_chatcli_lint(const struct pc_args *a)
 {
-	struct copts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
+	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
-	int rc = parse(argc, argv, false, &c);
+	const char *fmt = pc_args_value(a, "format");
+	int rc;
 
-	if (rc < 0)
-		rc = run_suite(&c, false, &d, &r);
+	copts_from(a, &c);
+	rc = run_suite(&c, false, &d, &r);
 	if (rc < 0) {
-		if (c.fmt == PC_REPORT_JSON)
+		pc_report_finish(&r);
+		if (fmt && !strcmp(fmt, "json"))
 			pc_cli_print_json(lint_json(&d, &r));
 		else
 			pc_report_write(&r, PC_REPORT_HUMAN, stdout,
 					pc_cli_color());
 		rc = !r.loaded ? PC_EXIT_NOLOAD
-		     : pc_findings_count(&r.findings, PC_SEV_ERROR)
-			     ? PC_EXIT_FINDINGS
-			     : PC_EXIT_OK;
+		     : r.counts.errors ? PC_EXIT_FINDINGS
+				       : PC_EXIT_OK;
 	}
 	release(&c, &d, &r);
 	return rc;
 }
 
-static int pc_chatcli_check(int argc, char **argv)
+int pc_chatcli_check(const struct pc_args *a)
 {
-	struct copts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
+	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
-	int rc = parse(argc, argv, true, &c);
-	FILE *f;
+	struct pc_cli_out out;
+	int rc;
 
-	if (rc < 0)
-		rc = run_suite(&c, true, &d, &r);
-	if (rc >= 0)
+	copts_from(a, &c);
+	if ((rc = pc_cli_out_open(a, &out)))
 		goto out;
-	if (c.output && (f = fopen(c.output, "w")) != NULL) {
-		pc_report_write(&r, (enum pc_report_format)c.fmt, f, false);
-		fclose(f);
-		pc_report_write(&r, PC_REPORT_HUMAN, stdout, pc_cli_color());
-	} else if (c.output) {
-		perror(c.output);
-		rc = PC_EXIT_INTERNAL;
+	rc = run_suite(&c, true, &d, &r);
+	if (rc >= 0) {
+		pc_cli_out_close(&out);
 		goto out;
-	} else {
-		pc_report_write(&r, (enum pc_report_format)c.fmt, stdout,
-				c.fmt == PC_REPORT_HUMAN && pc_cli_color());
 	}
-	rc = !r.loaded && !r.name   ? PC_EXIT_NOLOAD
-	     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
-				    : PC_EXIT_OK;
+	rc = pc_cli_out_report(&out, &r);
 out:
 	release(&c, &d, &r);
 	return rc;
-}
-
-int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
-{
-	const char *host = NULL, *path = NULL;
-	bool sandbox = false, jobs = false;
-	int w = 1, n = *argc;
-
-	for (int i = 1; i < n; i++) {
-		const char *a = argv[i];
-
-		if (pc_cli_host_opt(argv, n, &i, &host))
-			continue;
-		argv[w++] = argv[i];
-		if (!strncmp(a, "-j", 2) || !strncmp(a, "--jobs", 6))
-			jobs = true;
-		if (takes_value(a) && i + 1 < n)
-			argv[w++] = argv[++i];
-		else if (a[0] != '-' && !path)
-			path = a;
-		else if (!strcmp(a, "--sandbox"))
-			sandbox = true;
-	}
-	*argc = w;
-	argv[w] = NULL;
-	if (host && strcmp(host, "chatcli") && strcmp(host, "catalyst")) {
-		fprintf(stderr,
-			"plugcheck: --host must be chatcli or catalyst\n");
-		return PC_EXIT_USAGE;
-	}
-	if (host ? !strcmp(host, "catalyst")
-		 : !path || pc_chatcli_detect(path) != PC_CONTRACT_CHATCLI)
-		return -1;
-	if (sandbox && !strcmp(cmd, "check")) {
-		/* the sandbox enforces Catalyst capabilities (catalyst-code.md
-		 * R3.1); an external ChatCLI plugin cannot declare any
-		 * (chatcli.md C1), so there is nothing to enforce */
-		fprintf(stderr,
-			"plugcheck: %s: --sandbox is for Catalyst Code plugins only; '%s' is a ChatCLI plugin, which declares no capabilities to enforce; fix: drop --sandbox\n",
-			cmd, path ? path : "PATH");
-		return PC_EXIT_USAGE;
-	}
-	if (jobs && !strcmp(cmd, "check")) {
-		/* the ChatCLI suite has no units to share out: its probes and
-		 * calls run one at a time, as the host runs them (chatcli.md) */
-		fprintf(stderr,
-			"plugcheck: %s: -j/--jobs is for Catalyst Code plugins only; '%s' is a ChatCLI plugin, whose probes and calls run one at a time; fix: drop -j\n",
-			cmd, path ? path : "PATH");
-		return PC_EXIT_USAGE;
-	}
-	return !strcmp(cmd, "lint") ? pc_chatcli_lint(*argc, argv)
-				    : pc_chatcli_check(*argc, argv);
 }
 
 /* --- fire call ------------------------------------------------------------ */
@@ -432,66 +296,38 @@ static void print_call_human(const struct fired *f)
 	cJSON_Delete(a);
 }
 
-int pc_chatcli_fire_call(int argc, char **argv)
+int pc_chatcli_fire(const struct pc_args *a)
 {
-	static const struct option opts[] = {
-		{ "args", required_argument, NULL, 'a' },
-		{ "args-file", required_argument, NULL, 'A' },
-		{ "call", required_argument, NULL, 'c' },
-		{ "call-file", required_argument, NULL, 'C' },
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "sandbox", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pc_buf file = PC_BUF_INIT(64 << 20);
 	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
 	struct pc_chatcli_tool_calls calls = PC_CHATCLI_TOOL_CALLS_INIT;
 	struct pc_strvec av = PC_STRVEC_INIT;
 	struct fired fd = { 0 };
-	const char *args = "", *reply = NULL, *ws = NULL;
-	char *perr = NULL, *abs;
-	int fmt = PC_FMT_HUMAN, ch, rc = PC_EXIT_OK, sources = 0;
+	const char *args = "", *reply = NULL, *ws = pc_args_value(a, "workspace");
+	const char *fmt_s = pc_args_value(a, "format");
+	char *perr = NULL, *abs, *file = NULL;
+	int fmt = fmt_s && !strcmp(fmt_s, "json") ? PC_FMT_JSON : PC_FMT_HUMAN;
+	int rc = PC_EXIT_OK;
 	bool ran = false;
 
-	optind = 2;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(fire_usage, stdout);
-			return PC_EXIT_OK;
-		} else if (ch == 'a' || ch == 'c') {
-			*(ch == 'a' ? &args : &reply) = optarg;
-			sources++;
-		} else if ((ch == 'A' || ch == 'C') && !file.len &&
-			   !pc_fs_read_capped(optarg, &file, NULL)) {
-			*(ch == 'A' ? &args : &reply) = pc_buf_cstr(&file);
-			sources++;
-		} else if (ch == 'w') {
-			ws = optarg;
-		} else if (ch == 'X') {
-			/* as `check --sandbox` on a ChatCLI plugin (chatcli.md
-			 * C1: nothing declared to enforce) */
-			fputs("plugcheck: fire call: --sandbox is for Catalyst Code plugins only; a ChatCLI plugin declares no capabilities to enforce; fix: drop --sandbox\n",
-			      stderr);
-			pc_buf_release(&file);
+	if (strcmp(a->pos[0], "call"))
+		return pc_cli_usage_error("fire", "'%s' is a ChatCLI plugin: its only point is `call` (plugcheck fire call EXE --args TEXT)",
+					  a->pos[1]);
+	if (pc_args_value(a, "args"))
+		args = pc_args_value(a, "args");
+	if (pc_args_value(a, "call"))
+		reply = pc_args_value(a, "call");
+	if (pc_args_value(a, "args-file") || pc_args_value(a, "call-file")) {
+		bool is_args = pc_args_value(a, "args-file") != NULL;
+
+		file = pc_cli_read_arg_file(is_args ? "args-file" : "call-file",
+					    pc_args_value(a, is_args ? "args-file"
+								     : "call-file"));
+		if (!file)
 			return PC_EXIT_USAGE;
-		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
-			if (ch == 'A' || ch == 'C')
-				fprintf(stderr, "plugcheck: cannot read %s\n",
-					optarg);
-			fputs(fire_usage, stderr);
-			pc_buf_release(&file);
-			return PC_EXIT_USAGE;
-		}
+		*(is_args ? &args : &reply) = file;
 	}
-	if (optind != argc - 1 || sources > 1) {
-		fputs(fire_usage, stderr);
-		pc_buf_release(&file);
-		return PC_EXIT_USAGE;
-	}
-	abs = pc_fs_absolute(argv[optind]);
+	abs = pc_fs_absolute(a->pos[1]);
 	if (reply) {
 		fd.calls = &calls;
 		if (!pc_chatcli_parse_calls(reply, &calls))
@@ -530,9 +366,9 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	}
 	free(perr);
 	free(abs);
+	free(file);
 	pc_chatcli_call_release(&c);
 	pc_chatcli_tool_calls_release(&calls);
 	pc_strvec_release(&av);
-	pc_buf_release(&file);
 	return rc;
 }

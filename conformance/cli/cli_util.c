@@ -5,8 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include "cli_opts.h"
 #include "pc_cli.h"
+#include "pc_report.h"
+#include "pc_xalloc.h"
 #include "pc_exit.h"
+#include "pc_pool.h"
 #include "pc_serde.h"
 
 int pc_cli_format(const char *s)
@@ -18,34 +24,100 @@ int pc_cli_format(const char *s)
 	return -1;
 }
 
-int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
-		     const char *expect)
+int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 {
-	fprintf(stderr,
-		"plugcheck %s: --%s: invalid value '%s' (expected %s)\n"
-		"Run `plugcheck %s --help` for usage.\n",
-		cmd, opt, val, expect, cmd);
-	return PC_EXIT_USAGE;
+	const char *path = pc_args_value(a, "output");
+	const char *fmt = pc_args_value(a, "format");
+	struct stat st;
+	int fd;
+
+	o->fmt = fmt ? pc_report_format_parse(fmt) : PC_REPORT_HUMAN;
+	o->path = path && strcmp(path, "-") ? path : NULL;
+	o->f = NULL;
+	o->cmd = a->cmd->name;
+	if (!o->path)
+		return 0;
+	/* O_NONBLOCK: a FIFO nobody reads must not hang plugcheck (ENXIO) */
+	fd = open(o->path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
+			o->path,
+			errno == ENXIO ? "it is a FIFO with no reader (give a regular file)"
+				       : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return PC_EXIT_USAGE;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		fprintf(stderr,
+			"plugcheck: cannot write --output '%s': it is a %s, not a regular file (give a file path)\n",
+			o->path,
+			S_ISFIFO(st.st_mode)   ? "FIFO"
+			: S_ISSOCK(st.st_mode) ? "socket"
+					       : "special file");
+		close(fd);
+		return PC_EXIT_USAGE;
+	}
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0) {
+		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
+			o->path, strerror(errno));
+		close(fd);
+		return PC_EXIT_USAGE;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (!(o->f = fdopen(fd, "w"))) {
+		close(fd);
+		return PC_EXIT_INTERNAL;
+	}
+	return 0;
 }
 
-const char *pc_cli_output_path(const char *path)
+void pc_cli_out_close(struct pc_cli_out *o)
 {
-	return path && strcmp(path, "-") ? path : NULL;
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
 }
 
-bool pc_cli_host_opt(char **argv, int n, int *i, const char **host)
+/* A write that failed: say which file and why. */
+static int write_failed(const char *what, int err)
 {
-	const char *a = argv[*i];
+	fprintf(stderr, "plugcheck: cannot write %s: %s\n", what,
+		strerror(err ? err : EIO));
+	return PC_EXIT_INTERNAL;
+}
 
-	if (!strcmp(a, "--host") && *i + 1 < n) {
-		*host = argv[++*i];
-		return true;
+int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
+{
+	FILE *f = o->f ? o->f : stdout;
+	bool human = o->fmt == PC_REPORT_HUMAN;
+	char *what;
+	int rc;
+
+	pc_report_finish(r);
+	errno = 0;
+	rc = pc_report_write(r, (enum pc_report_format)o->fmt, f,
+			     human && !o->f && pc_cli_color());
+	if (o->f) {
+		int e = errno;
+
+		if (fclose(o->f) != 0 && !rc) {
+			rc = PC_EIO;
+			e = errno;
+		}
+		o->f = NULL;
+		if (rc) {
+			what = pc_xasprintf("'%s'", o->path);
+			rc = write_failed(what, e);
+			free(what);
+			return rc;
+		}
+		if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+			return write_failed("standard output", errno);
+	} else if (rc) {
+		return write_failed("standard output", errno);
 	}
-	if (!strncmp(a, "--host=", 7)) {
-		*host = a + 7;
-		return true;
-	}
-	return false;
+	return pc_report_exit_code(r);
 }
 
 void pc_cli_print_json(cJSON *v)
@@ -126,6 +198,7 @@ static void on_interrupt(int sig)
 	(void)sig;
 	interrupted = 1;
 	pc_cli_kill_children();
+	pc_pool_kill_all(); /* workers are not plugcheck's children */
 	errno = saved;
 }
 
@@ -148,4 +221,9 @@ volatile sig_atomic_t *pc_cli_stop_flag(void)
 bool pc_cli_interrupted(void)
 {
 	return interrupted != 0;
+}
+
+bool cli_is_rule(const char *v)
+{
+	return pc_rule_find(v) != NULL;
 }

@@ -1,99 +1,116 @@
 /* cmd_fire.c - `plugcheck fire POINT PATH`: replay one exchange with the
- * reference host and show everything (spec §4-§9). */
+ * reference host and show everything (spec §4-§9; the Catalyst Code
+ * entry; `fire call EXE` for ChatCLI is in cli_chatcli.c). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "pc_chatcli_cli.h"
+#include "cli_opts.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
+#include "pc_contract.h"
 #include "pc_exit.h"
 #include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_sandbox.h"
 #include "pc_scenario_save.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
 extern char **environ;
 
-/* --save FILE (docs/scenarios.md); NULL: not asked. */
-static const char *save_file;
+static const struct pc_opt opts[] = {
+	{ .name = "args", .kind = PC_OPT_VALUE, .metavar = "JSON",
+	  .help = "hook args / tool-call arguments / memory args / extra\n"
+		  "OAuth stdin fields; for command: points the raw argument\n"
+		  "text; for `fire call`, the tool call's args as the model\n"
+		  "wrote them",
+	  .conflicts = "args-file" },
+	{ .name = "args-file", .kind = PC_OPT_VALUE, .metavar = "FILE",
+	  .help = "the same, read from FILE (use it above 128 KiB)" },
+	{ .name = "result", .kind = PC_OPT_VALUE, .metavar = "JSON",
+	  .help = "post hooks: the tool result {\"diff\",\"ok\",\"output\"}",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "tool", .kind = PC_OPT_VALUE, .metavar = "NAME",
+	  .help = "the tool name a tool hook sees (default by point)",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "workspace", .kind = PC_OPT_VALUE, .metavar = "DIR",
+	  .help = "the workspace, and the script's working directory as\n"
+		  "when the host is started in it (R4.5, R5.4; default: a\n"
+		  "fresh temporary directory)" },
+	{ .name = "session", .kind = PC_OPT_VALUE, .metavar = "PATH",
+	  .help = "the session file path (default: <tmp>/<ns>.jsonl)",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "timestamp", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "fix the `timestamp` fields, N >= 1 (default: now)",
+	  .min = 1, .max = 0x7fffffffffffffff,
+	  .expect = "Unix seconds, a whole number >= 1",
+	  .contracts = PC_C_CATALYST },
+	CLI_OPT_FORMAT("human|json"),
+	{ .name = "save", .kind = PC_OPT_VALUE, .metavar = "FILE",
+	  .help = "append this exchange to scenario FILE as a scenario,\n"
+		  "observed values as expectations",
+	  .contracts = PC_C_CATALYST },
+	CLI_OPT_SANDBOX("the script"),
+	{ .name = "flow", .kind = PC_OPT_FLAG,
+	  .help = "oauth:login: run the host's whole /login (web loopback\n"
+		  "redirect, manual, auto, existing); the oauth_prompt event\n"
+		  "goes to stderr at once as one JSON line (R8.5)",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "wait-ms", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "the web flow's redirect wait cap (default 120000; the\n"
+		  "host waits 300000, the most allowed)",
+	  .min = 1, .max = PC_OAUTH_HOST_WAIT_MS, .contracts = PC_C_CATALYST },
+	{ .name = "state-file", .kind = PC_OPT_VALUE, .metavar = "FILE",
+	  .help = "the pending login: written by oauth:login --flow when a\n"
+		  "code is awaited, read by oauth:code (removed once the\n"
+		  "exchange succeeds)",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "pending", .kind = PC_OPT_VALUE, .metavar = "JSON",
+	  .help = "oauth:code: the login's `pending` value (R8.6)",
+	  .contracts = PC_C_CATALYST },
+	{ .name = "call", .kind = PC_OPT_VALUE, .metavar = "REPLY",
+	  .help = "the model's whole reply, from which the host's parser\n"
+		  "takes the first call (chatcli.md A1-A3)",
+	  .contracts = PC_C_CHATCLI, .conflicts = "args" },
+	{ .name = "call-file", .kind = PC_OPT_VALUE, .metavar = "FILE",
+	  .help = "the same, read from FILE", .contracts = PC_C_CHATCLI,
+	  .conflicts = "call" },
+	CLI_OPT_HOST,
+};
 
-static const char usage[] =
-	"usage: plugcheck fire POINT PATH [options]\n\n"
-	"Run one exchange between the Catalyst Code host and the plugin in PATH,\n"
-	"exactly as the host would, and show what was sent, what came back and\n"
-	"the host's verdict.\n\n"
-	"POINT is a hook point (pre_bash, post_tool, session_start, ...),\n"
-	"tool:NAME, command:NAME, oauth:ACTION (login, complete, token, clear)\n"
-	"or memory:ACTION (inject, save, list, forget, compact_append, or any\n"
-	"action the model's memory tool may send).\n\n"
-	"  --args JSON        hook args / tool-call arguments / memory args /\n"
-	"                     extra OAuth stdin fields; for command: points the\n"
-	"                     raw argument text\n"
-	"  --args-file FILE   the same, read from FILE\n"
-	"  --result JSON      post hooks: the tool result {\"diff\",\"ok\",\"output\"}\n"
-	"  --tool NAME        the tool name a tool hook sees (default by point)\n"
-	"  --workspace DIR    the workspace string (default: a fresh temp dir)\n"
-	"  --session PATH     the session file path (default: <tmp>/<ns>.jsonl)\n"
-	"  --timestamp N      fix the `timestamp` fields, N >= 1 (default: now)\n"
-	"  --format FMT       human (default) or json\n"
-	"  --save FILE        append this exchange to scenario FILE as a\n"
-	"                     scenario, observed values as expectations\n"
-	"  --sandbox          run the script under bubblewrap with only its\n"
-	"                     declared capabilities and a throwaway HOME, and\n"
-	"                     show what it tried beyond them (docs/sandbox.md)\n\n"
-	"OAuth flows (spec R8.5, R8.6):\n"
-	"  --flow             oauth:login: run the host's whole /login (web\n"
-	"                     loopback redirect, manual, auto, existing) instead\n"
-	"                     of one action; the oauth_prompt event is printed on\n"
-	"                     stderr at once as one JSON line\n"
-	"  --wait-ms N        the web flow's redirect wait cap (default 120000;\n"
-	"                     the host waits 300000, the most allowed)\n"
-	"  --state-file FILE  the pending login: written by oauth:login --flow\n"
-	"                     when a code is awaited, read by oauth:code\n"
-	"                     (removed once the exchange succeeds)\n"
-	"  --pending JSON     oauth:code: the login's `pending` value instead\n"
-	"                     (oauth:code takes --args '{\"code\":\"...\"}')\n"
-	"  -h, --help         show this help\n\n"
-	"Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable,\n"
-	"70 interrupted (the exchange was killed).\n";
-
-static bool use_sandbox; /* --sandbox */
-
-static int read_args(const char *file, char **out)
+/* --args-file FILE: the whole file, at most 64 MiB (a new string). */
+char *pc_cli_read_arg_file(const char *opt, const char *file)
 {
 	struct pc_buf b = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_err err = PC_ERR_INIT;
 
 	if (pc_fs_read_capped(file, &b, &err) < 0) {
-		fprintf(stderr, "plugcheck: --args-file: %s\n", err.msg);
+		fprintf(stderr, "plugcheck: --%s: %s\n", opt, err.msg);
 		pc_buf_release(&b);
-		return -1;
+		return NULL;
 	}
-	*out = pc_buf_detach(&b, NULL);
-	return 0;
+	return pc_buf_detach(&b, NULL);
 }
 
-static int save(const struct pc_fire_opts *o, const struct pc_fire *f)
+static int save(const char *file, const struct pc_fire_opts *o,
+		const struct pc_fire *f)
 {
 	struct pc_err err = PC_ERR_INIT;
-	cJSON *doc = pc_fire_json(o, f);
+	cJSON *doc = pc_fire_json(f);
 	int rc;
 
 	if (f->kind == PC_FIRE_HOOK)
 		cJSON_AddStringToObject(doc, "verdict",
 					f->hook.allow ? "allow" : "deny");
-	rc = pc_scenario_save_fire(save_file, o, doc, &err);
+	rc = pc_scenario_save_fire(file, o, doc, &err);
 	cJSON_Delete(doc);
 	if (rc < 0)
 		fprintf(stderr, "plugcheck: --save: %s\n", err.msg);
 	else
 		fprintf(stderr, "plugcheck: saved the exchange as a scenario in %s\n",
-			save_file);
+			file);
 	return rc;
 }
 
@@ -106,199 +123,127 @@ static void print_prompt(void *ctx, const char *event_json)
 	fflush(stderr);
 }
 
-static int parse_opts(int argc, char **argv, struct pc_fire_opts *o, int *fmt)
+/* The exchange and the exit status of a finished pc_fire_run. */
+static int show(const struct pc_args *a, const struct pc_fire_opts *o,
+		struct pc_fire *f, int rc, const struct pc_err *err)
 {
-	static const struct option opts[] = {
-		{ "args", required_argument, NULL, 'a' },
-		{ "args-file", required_argument, NULL, 'A' },
-		{ "result", required_argument, NULL, 'r' },
-		{ "tool", required_argument, NULL, 't' },
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "session", required_argument, NULL, 's' },
-		{ "timestamp", required_argument, NULL, 'T' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "save", required_argument, NULL, 'S' },
-		{ "flow", no_argument, NULL, 'F' },
-		{ "wait-ms", required_argument, NULL, 'W' },
-		{ "pending", required_argument, NULL, 'P' },
-		{ "state-file", required_argument, NULL, 'E' },
-		{ "sandbox", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	const char *fmt = pc_args_value(a, "format");
+	bool json = fmt && !strcmp(fmt, "json");
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			free(o->args_text);
-			o->args_text = pc_xstrdup(optarg);
-			break;
-		case 'A':
-			free(o->args_text);
-			if (read_args(optarg, &o->args_text) < 0)
-				return PC_EXIT_USAGE;
-			break;
-		case 'r':
-			o->result_text = optarg;
-			break;
-		case 't':
-			o->tool = optarg;
-			break;
-		case 'w':
-			o->workspace = optarg;
-			break;
-		case 's':
-			o->session = optarg;
-			break;
-		case 'T': {
-			char *end;
-
-			errno = 0;
-			o->timestamp = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || errno || *optarg == '-' ||
-			    !o->timestamp) /* 0 stands for "now" */
-				return pc_cli_bad_value("fire", "timestamp", optarg,
-							"Unix seconds, a whole number >= 1");
-			break;
-		}
-		case 'S':
-			save_file = optarg;
-			break;
-		case 'F':
-			o->oauth_flow = true;
-			break;
-		case 'W': {
-			char *end;
-			long long w = strtoll(optarg, &end, 10);
-
-			if (*end || end == optarg || w <= 0 ||
-			    w > PC_OAUTH_HOST_WAIT_MS) {
-				fprintf(stderr, "plugcheck: --wait-ms takes 1..%d\n",
-					PC_OAUTH_HOST_WAIT_MS);
-				return PC_EXIT_USAGE;
-			}
-			o->wait_ms = w;
-			break;
-		}
-		case 'P':
-			o->pending_text = optarg;
-			break;
-		case 'E':
-			o->state_file = optarg;
-			break;
-		case 'X':
-			use_sandbox = true;
-			break;
-		case 'f':
-			if ((*fmt = pc_cli_format(optarg)) >= 0)
-				break;
-			return pc_cli_bad_value("fire", "format", optarg,
-						"human or json");
-		default:
-			fputs(usage, stderr);
-			return PC_EXIT_USAGE;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		}
-	}
-	if (optind != argc - 2) {
-		fputs(usage, stderr);
+	if (rc == PC_EUSAGE) {
+		fprintf(stderr, "plugcheck: %s\n", err->msg);
 		return PC_EXIT_USAGE;
 	}
-	o->point = argv[optind];
-	o->path = argv[optind + 1];
-	return 0;
+	if (rc == PC_EMANIFEST) {
+		if (json)
+			pc_cli_print_json(pc_fire_json(f));
+		else
+			printf("%s: the host rejects the plugin: %s\n", o->path,
+			       f->host_error);
+		return PC_EXIT_NOLOAD;
+	}
+	if (rc) {
+		fprintf(stderr, "plugcheck: %s\n", err->msg);
+		return PC_EXIT_INTERNAL;
+	}
+	if (json)
+		pc_cli_print_json(pc_fire_json(f));
+	else
+		pc_fire_print(stdout, f, pc_cli_color());
+	if (pc_args_value(a, "save") && save(pc_args_value(a, "save"), o, f) < 0)
+		return PC_EXIT_USAGE;
+	return f->passed ? PC_EXIT_OK : PC_EXIT_FINDINGS;
 }
 
-static int run_catalyst(int argc, char **argv)
+int pc_catalyst_fire(const struct pc_args *a)
 {
 	struct pc_fire_opts o = PC_FIRE_OPTS_INIT;
 	struct pc_fire f = PC_FIRE_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_manifest_env env = pc_cli_manifest_env();
-	char *tmp_ws = NULL, *tmp_home = NULL;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
 	struct pc_strvec senv = PC_STRVEC_INIT;
-	int fmt = PC_FMT_HUMAN, rc = parse_opts(argc, argv, &o, &fmt);
+	char *tmp_ws = NULL, *tmp_home = NULL, *args = NULL;
+	bool sandbox = pc_args_flag(a, "sandbox");
+	int rc;
 
-	if (rc) {
-		free(o.args_text);
-		return rc < 0 ? PC_EXIT_OK : rc;
-	}
-	if (use_sandbox) {
+	o.point = a->pos[0];
+	o.path = a->pos[1];
+	if (pc_args_value(a, "args-file") &&
+	    !(args = pc_cli_read_arg_file("args-file",
+					  pc_args_value(a, "args-file"))))
+		return PC_EXIT_USAGE;
+	o.in.args = args ? args : pc_args_value(a, "args");
+	o.in.result = pc_args_value(a, "result");
+	o.in.tool = pc_args_value(a, "tool");
+	o.in.wait_ms = pc_args_uint(a, "wait-ms", 0);
+	o.in.pending_text = pc_args_value(a, "pending");
+	o.in.state_file = pc_args_value(a, "state-file");
+	o.in.on_prompt = print_prompt;
+	o.oauth_flow = pc_args_flag(a, "flow");
+	o.session = pc_args_value(a, "session");
+	o.workspace = pc_args_value(a, "workspace");
+	if (pc_args_value(a, "timestamp"))
+		o.timestamp = strtoull(pc_args_value(a, "timestamp"), NULL, 10);
+	if (sandbox) {
 		/* never fall back to running the plugin unsandboxed */
 		if (pc_sandbox_open(&sb, environ, &err) ||
 		    !(tmp_home = pc_fs_mkdtemp("home"))) {
 			fprintf(stderr, "plugcheck: %s\n",
 				err.code ? err.msg
 					 : "--sandbox: cannot create a temporary directory");
-			free(o.args_text);
-			pc_sandbox_release(&sb);
-			return PC_EXIT_USAGE;
+			rc = PC_EXIT_USAGE;
+			goto out;
 		}
 		pc_strvec_env_with_home(&senv, environ, tmp_home);
 		env.home = tmp_home;
 		o.sandbox = &sb;
 	}
-	if (!o.workspace) {
-		tmp_ws = pc_fs_mkdtemp("ws");
-		o.workspace = tmp_ws;
-	}
-	o.envp = use_sandbox ? senv.v : environ;
+	if (!o.workspace)
+		o.workspace = tmp_ws = pc_fs_mkdtemp("ws");
+	o.envp = sandbox ? senv.v : environ;
 	o.menv = &env;
-	o.on_prompt = print_prompt;
 	rc = pc_fire_run(&o, &f, &err);
-	if (rc == PC_EUSAGE) {
-		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		rc = PC_EXIT_USAGE;
-	} else if (rc == PC_EMANIFEST) {
-		if (fmt == PC_FMT_JSON)
-			pc_cli_print_json(pc_fire_json(&o, &f));
-		else
-			printf("%s: the host rejects the plugin: %s\n", o.path,
-			       f.host_error);
-		rc = PC_EXIT_NOLOAD;
-	} else if (rc) {
-		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		rc = PC_EXIT_INTERNAL;
-	} else {
-		if (fmt == PC_FMT_JSON)
-			pc_cli_print_json(pc_fire_json(&o, &f));
-		else
-			pc_fire_print(stdout, &o, &f, pc_cli_color());
-		rc = f.passed ? PC_EXIT_OK : PC_EXIT_FINDINGS;
-		if (save_file && save(&o, &f) < 0)
-			rc = PC_EXIT_USAGE;
-	}
+	rc = show(a, &o, &f, rc, &err);
 	pc_fire_release(&f);
-	free(o.args_text);
-	if (tmp_ws) {
+out:
+	free(args);
+	if (tmp_ws)
 		pc_fs_rm_rf(tmp_ws);
-		free(tmp_ws);
-	}
-	if (tmp_home) {
+	if (tmp_home)
 		pc_fs_rm_rf(tmp_home);
-		free(tmp_home);
-	}
+	free(tmp_ws);
+	free(tmp_home);
 	pc_strvec_release(&senv);
 	pc_sandbox_release(&sb);
 	return rc;
 }
 
-/* run - `fire call EXE` is a ChatCLI model call (cli_chatcli.c). */
-static int run(int argc, char **argv)
-{
-	if (argc > 1 && !strcmp(argv[1], "call"))
-		return pc_chatcli_fire_call(argc, argv);
-	return run_catalyst(argc, argv);
-}
-
 const struct pc_cmd pc_cmd_fire = {
 	.name = "fire",
 	.summary = "run one hook, tool, command, OAuth or memory exchange",
-	.usage = usage,
-	.run = run,
+	.synopsis = { "POINT PATH [options]", "call EXE [options]" },
+	.description = {
+		"Run one exchange between the Catalyst Code host and the plugin in PATH,\n"
+		"exactly as the host would, and show what was sent, what came back and\n"
+		"the host's verdict. POINT is a hook point (pre_bash, post_tool,\n"
+		"session_start, ...), tool:NAME, command:NAME, oauth:ACTION (login,\n"
+		"complete, token, clear; code after a manual login) or memory:ACTION\n"
+		"(inject, save, list, forget, compact_append, or any action the model's\n"
+		"memory tool may send).\n",
+		"Run one model call as ChatCLI does: --args TEXT is the tool call's args\n"
+		"value as the model wrote it (after attribute decoding); --call REPLY is\n"
+		"the model's whole reply, e.g. '<tool_call name=\"@x\" args=\"run --n 1\" />'.\n"
+		"The args become argv (A4-A8), the plugin runs with stdin at EOF and the\n"
+		"full environment (CHATCLI_AGENT_PLUGIN_TIMEOUT applies), and the merged\n"
+		"stdout/stderr is what the model receives.\n" },
+	.exits = "Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable,\n"
+		 "70 interrupted (the exchange was killed).\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 2,
+	.max_pos = 2,
+	.by_contract = true,
+	.path_pos = 1,
+	.entry = PC_CONTRACT_FIRE,
 };

@@ -1,47 +1,50 @@
-/* cmd_lint.c - `plugcheck lint PATH`: load only, no script runs. */
-#include <getopt.h>
+/* cmd_lint.c - `plugcheck lint PATH`: load only, no script runs (the
+ * Catalyst Code entry; ChatCLI's is in cli_chatcli.c). The findings are
+ * the static cases of `check` (pc_suite_static), so the two agree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pc_chatcli_cli.h"
+#include "cli_opts.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
+#include "pc_contract.h"
 #include "pc_exit.h"
-#include "pc_lint.h"
+#include "pc_suite.h"
 
-static const char usage[] =
-	"usage: plugcheck lint PATH [--format human|json]\n\n"
-	"Load the Catalyst Code plugin in PATH exactly as the host does and run\n"
-	"the static checks. No plugin script is run.\n\n"
-	"  --format FMT  human (default) or json\n"
-	"  -h, --help    show this help\n\n"
-	"Exit: 0 loaded without errors, 1 a finding of severity error,\n"
-	"2 usage error, 3 the host rejects the plugin.\n";
+extern char **environ;
 
-static void print_human(const char *path, const struct pc_lint *l)
+static const struct pc_opt opts[] = {
+	CLI_OPT_FORMAT("human|json"),
+	CLI_OPT_HOST,
+	CLI_OPT_KEYS,
+};
+
+static void print_human(const struct pc_report *r)
 {
 	bool color = pc_cli_color();
 	const char *red = color ? "\033[31m" : "", *yel = color ? "\033[33m" : "";
 	const char *off = color ? "\033[0m" : "";
+	size_t n;
+	const struct pc_finding **v = pc_report_findings(r, &n);
 
-	if (l->plugin)
-		printf("%s: loaded '%s' %s\n  capabilities: ", path,
-		       l->plugin->name, l->plugin->version);
-	else if (l->host_error)
-		printf("%s: %sREJECTED%s by the host\n  host error: %s\n", path,
-		       red, off, l->host_error);
+	if (r->loaded)
+		printf("%s: loaded '%s' %s\n  capabilities: ", r->path, r->name,
+		       r->version);
+	else if (r->host_error)
+		printf("%s: %sREJECTED%s by the host\n  host error: %s\n",
+		       r->path, red, off, r->host_error);
 	else
 		printf("%s: %sNOT A PLUGIN%s: the host would not look at it\n",
-		       path, red, off);
-	for (size_t i = 0; l->plugin && i < l->plugin->capabilities.nr; i++)
-		printf("%s%s", i ? ", " : "", l->plugin->capabilities.v[i]);
-	if (l->plugin)
-		printf("%s\n", l->plugin->capabilities.nr ? "" : "(none)");
-	for (size_t i = 0; i < l->host_log.nr; i++)
-		printf("  host log: %s\n", l->host_log.v[i]);
-	for (size_t i = 0; i < l->findings.nr; i++) {
-		const struct pc_finding *f = &l->findings.v[i];
+		       r->path, red, off);
+	for (size_t i = 0; r->loaded && i < r->capabilities.nr; i++)
+		printf("%s%s", i ? ", " : "", r->capabilities.v[i]);
+	if (r->loaded)
+		printf("%s\n", r->capabilities.nr ? "" : "(none)");
+	for (size_t i = 0; i < r->host_log.nr; i++)
+		printf("  host log: %s\n", r->host_log.v[i]);
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_finding *f = v[i];
 		enum pc_severity s = f->rule->severity;
 
 		printf("%s%s%s %s [%s]: %s\n    fix: %s\n",
@@ -49,87 +52,88 @@ static void print_human(const char *path, const struct pc_lint *l)
 		       pc_severity_name(s), off, f->rule->id, f->rule->spec,
 		       f->message, f->rule->fix);
 	}
-	printf("%zu error(s), %zu warning(s), %zu note(s)\n",
-	       pc_findings_count(&l->findings, PC_SEV_ERROR),
-	       pc_findings_count(&l->findings, PC_SEV_WARNING),
-	       pc_findings_count(&l->findings, PC_SEV_NOTE));
+	printf("%zu error(s), %zu warning(s), %zu note(s)\n", r->counts.errors,
+	       r->counts.warnings, r->counts.notes);
+	free(v);
 }
 
-static cJSON *to_json(const struct pc_lint *l)
+/* The lint JSON form (docs/cli.md): contract, loaded, host_error, name,
+ * version, capabilities, host_log, findings. */
+static cJSON *to_json(const struct pc_report *r)
 {
 	cJSON *o = cJSON_CreateObject(), *caps = cJSON_CreateArray();
-	cJSON *log = cJSON_CreateArray();
+	cJSON *log = cJSON_CreateArray(), *fs = cJSON_CreateArray();
+	size_t n;
+	const struct pc_finding **v = pc_report_findings(r, &n);
 
 	cJSON_AddStringToObject(o, "contract", "catalyst");
-	cJSON_AddBoolToObject(o, "loaded", l->plugin != NULL);
-	if (l->host_error)
-		cJSON_AddStringToObject(o, "host_error", l->host_error);
+	cJSON_AddBoolToObject(o, "loaded", r->loaded);
+	if (r->host_error)
+		cJSON_AddStringToObject(o, "host_error", r->host_error);
 	else
 		cJSON_AddNullToObject(o, "host_error");
-	if (l->plugin) {
-		cJSON_AddStringToObject(o, "name", l->plugin->name);
-		cJSON_AddStringToObject(o, "version", l->plugin->version);
+	if (r->loaded) {
+		cJSON_AddStringToObject(o, "name", r->name);
+		cJSON_AddStringToObject(o, "version", r->version);
 	}
-	for (size_t i = 0; l->plugin && i < l->plugin->capabilities.nr; i++)
-		cJSON_AddItemToArray(caps, cJSON_CreateString(l->plugin->capabilities.v[i]));
+	for (size_t i = 0; r->loaded && i < r->capabilities.nr; i++)
+		cJSON_AddItemToArray(caps,
+				     cJSON_CreateString(r->capabilities.v[i]));
 	cJSON_AddItemToObject(o, "capabilities", caps);
-	for (size_t i = 0; i < l->host_log.nr; i++)
-		cJSON_AddItemToArray(log, cJSON_CreateString(l->host_log.v[i]));
+	for (size_t i = 0; i < r->host_log.nr; i++)
+		cJSON_AddItemToArray(log, cJSON_CreateString(r->host_log.v[i]));
 	cJSON_AddItemToObject(o, "host_log", log);
-	cJSON_AddItemToObject(o, "findings", pc_findings_json(&l->findings));
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(fs, pc_finding_json(v[i]));
+	cJSON_AddItemToObject(o, "findings", fs);
+	free(v);
 	return o;
 }
 
-static int run_catalyst(int argc, char **argv)
+int pc_catalyst_lint(const struct pc_args *a)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pc_manifest_env env = pc_cli_manifest_env();
-	struct pc_lint l = PC_LINT_INIT;
-	int fmt = PC_FMT_HUMAN, c, rc;
+	struct pc_suite_opts so = { .path = a->pos[0], .envp = environ,
+				    .menv = &env };
+	struct pc_report r = PC_REPORT_INIT;
+	struct pc_err err = PC_ERR_INIT;
+	const char *fmt = pc_args_value(a, "format");
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return PC_EXIT_OK;
-		}
-		if (c != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
-			fputs(usage, stderr);
-			return PC_EXIT_USAGE;
-		}
+	if (pc_suite_static(&so, &r, &err)) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		pc_report_release(&r);
+		return PC_EXIT_INTERNAL;
 	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
-	pc_lint_plugin(argv[optind], &env, getenv("PATH"), &l);
-	if (fmt == PC_FMT_JSON)
-		pc_cli_print_json(to_json(&l));
+	pc_report_finish(&r);
+	if (fmt && !strcmp(fmt, "json"))
+		pc_cli_print_json(to_json(&r));
 	else
-		print_human(argv[optind], &l);
-	rc = !l.plugin ? PC_EXIT_NOLOAD
-	     : pc_findings_count(&l.findings, PC_SEV_ERROR) ? PC_EXIT_FINDINGS
-							    : PC_EXIT_OK;
-	pc_lint_release(&l);
+		print_human(&r);
+	rc = pc_report_exit_code(&r);
+	pc_report_release(&r);
 	return rc;
-}
-
-/* run - ChatCLI plugins (and --host) are routed to cli_chatcli.c; the
- * Catalyst path is unchanged. */
-static int run(int argc, char **argv)
-{
-	int rc = pc_chatcli_cli_route(&argc, argv, "lint");
-
-	return rc >= 0 ? rc : run_catalyst(argc, argv);
 }
 
 const struct pc_cmd pc_cmd_lint = {
 	.name = "lint",
 	.summary = "load a plugin as the host does and run the static checks",
-	.usage = usage,
-	.run = run,
+	.synopsis = { "PATH [options]", "EXE|DIR [options]" },
+	.description = {
+		"Load the Catalyst Code plugin in PATH exactly as the host does and run\n"
+		"the static checks (the same findings `check` reports before it fires\n"
+		"anything). No plugin script is run.\n",
+		"Load a ChatCLI plugin (an executable, or a plugins directory) as the host\n"
+		"does: signature, `--metadata`, `--schema`; report the registered name and\n"
+		"the static findings. The probes run with a scratch HOME and working\n"
+		"directory, bounded by plugcheck's own timeout.\n" },
+	.exits = "Exit: 0 loaded without errors, 1 a finding of severity error,\n"
+		 "2 usage error, 3 the host rejects the plugin.\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 1,
+	.max_pos = 1,
+	.by_contract = true,
+	.path_pos = 0,
+	.entry = PC_CONTRACT_LINT,
 };

@@ -1,7 +1,6 @@
 /* cmd_mock.c - `plugcheck mock-model serve`: the scripted model as an
  * OpenAI-compatible HTTP server on 127.0.0.1 (docs/mock-model.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_opts.h"
 #include "pc_buf.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -17,102 +17,34 @@
 #include "pc_mock_http.h"
 #include "pc_time.h"
 
-static const char usage[] =
-	"usage: plugcheck mock-model serve [options] SCRIPT.json\n\n"
-	"Serve the scripted model SCRIPT.json (docs/mock-model.md) as an\n"
-	"OpenAI-compatible chat-completions API on 127.0.0.1 only, with a mock\n"
-	"OAuth authorization server under /oauth/. Prints\n"
-	"`listening on http://127.0.0.1:PORT` on stdout once it accepts\n"
-	"connections; SIGINT or SIGTERM stop it.\n\n"
-	"Options:\n"
-	"  --port N            TCP port on 127.0.0.1 (default 0: a free port)\n"
-	"  --record FILE       rewrite FILE with every request received so far\n"
-	"                      (method, path, query, headers, body, status)\n"
-	"  --max-requests N    stop after answering N requests\n"
-	"  --timeout SECONDS   stop after SECONDS seconds (default: never)\n"
-	"  --require-auth      /v1/... need a Bearer token issued by /oauth/token\n"
-	"  --device-pending N  answer the first N device-code polls with\n"
-	"                      authorization_pending\n"
-	"  --model ID          the model id served (default plugcheck-mock)\n"
-	"  -h, --help          show this help\n\n"
-	"Exit: 0 stopped cleanly, 2 usage or a bad script, 70 cannot serve.\n";
+static const struct pc_opt opts[] = {
+	{ .name = "port", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "TCP port on 127.0.0.1 (default 0: a free port)", .min = 0,
+	  .max = 65535 },
+	{ .name = "record", .kind = PC_OPT_VALUE, .metavar = "FILE",
+	  .help = "rewrite FILE with every request received so far\n"
+		  "(method, path, query, headers, body, status)" },
+	{ .name = "max-requests", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "stop after answering N requests", .min = 0,
+	  .max = 4294967295L },
+	{ .name = "timeout", .kind = PC_OPT_VALUE, .metavar = "SECONDS",
+	  .help = "stop after SECONDS seconds (default: never)", .min = 0,
+	  .max = 86400L * 365 },
+	{ .name = "require-auth", .kind = PC_OPT_FLAG,
+	  .help = "/v1/... need a Bearer token issued by /oauth/token" },
+	{ .name = "device-pending", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "answer the first N device-code polls with\n"
+		  "authorization_pending",
+	  .min = 0, .max = 1000000 },
+	{ .name = "model", .kind = PC_OPT_VALUE, .metavar = "ID",
+	  .help = "the model id served (default plugcheck-mock)" },
+};
 
 struct serve_opts {
 	struct pc_mock_http_opts http;
 	unsigned timeout_s;
 	const char *script;
 };
-
-static int number(const char *s, unsigned max, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v > max) {
-		fprintf(stderr,
-			"plugcheck: mock-model: '%s' is not a number in 0..%u\n",
-			s, max);
-		return -1;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct serve_opts *o)
-{
-	static const struct option opts[] = {
-		{ "port", required_argument, NULL, 'p' },
-		{ "record", required_argument, NULL, 'r' },
-		{ "max-requests", required_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "require-auth", no_argument, NULL, 'a' },
-		{ "device-pending", required_argument, NULL, 'd' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc = 0;
-
-	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			rc = number(optarg, 65535, &o->http.port);
-			break;
-		case 'r':
-			o->http.record_path = optarg;
-			break;
-		case 'n':
-			rc = number(optarg, UINT_MAX, &o->http.max_requests);
-			break;
-		case 't':
-			rc = number(optarg, 86400 * 365, &o->timeout_s);
-			break;
-		case 'a':
-			o->http.require_auth = true;
-			break;
-		case 'd':
-			rc = number(optarg, 1000000,
-				    &o->http.device_pending_polls);
-			break;
-		case 'm':
-			o->http.model_id = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 1;
-		default:
-			rc = -1;
-		}
-	}
-	if (!rc && optind == argc - 1)
-		o->script = argv[optind];
-	else
-		rc = -1;
-	return rc;
-}
 
 static int load(const char *path, struct pc_mock **m)
 {
@@ -189,33 +121,40 @@ static int serve(struct serve_opts *o)
 	return PC_EXIT_OK;
 }
 
-static int run(int argc, char **argv)
+static int run(const struct pc_args *a)
 {
 	struct serve_opts o = { .http = PC_MOCK_HTTP_OPTS_INIT };
-	int rc;
 
-	if (argc >= 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return PC_EXIT_OK;
-	}
-	if (argc < 2 || strcmp(argv[1], "serve")) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
-	rc = parse_opts(argc - 1, argv + 1, &o);
-	if (rc > 0)
-		return PC_EXIT_OK;
-	if (rc < 0) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
+	if (strcmp(a->pos[0], "serve"))
+		return pc_cli_usage_error("mock-model", "unknown subcommand '%s' (the one there is: serve)",
+					  a->pos[0]);
+	o.http.port = pc_args_uint(a, "port", 0);
+	o.http.record_path = pc_args_value(a, "record");
+	o.http.max_requests = pc_args_uint(a, "max-requests", 0);
+	o.timeout_s = pc_args_uint(a, "timeout", 0);
+	o.http.require_auth = pc_args_flag(a, "require-auth");
+	o.http.device_pending_polls = pc_args_uint(a, "device-pending", 0);
+	if (pc_args_value(a, "model"))
+		o.http.model_id = pc_args_value(a, "model");
+	o.script = a->pos[1];
 	return serve(&o);
 }
 
 const struct pc_cmd pc_cmd_mock_model = {
 	.name = "mock-model",
 	.summary = "serve a scripted model over HTTP (OpenAI API, mock OAuth)",
-	.usage = usage,
+	.synopsis = { "serve SCRIPT.json [options]", NULL },
+	.description = {
+		"Serve the scripted model SCRIPT.json (docs/mock-model.md) as an\n"
+		"OpenAI-compatible chat-completions API on 127.0.0.1 only, with a mock\n"
+		"OAuth authorization server under /oauth/. Prints\n"
+		"`listening on http://127.0.0.1:PORT` on stdout once it accepts\n"
+		"connections; SIGINT or SIGTERM stop it.\n",
+		NULL },
+	.exits = "Exit: 0 stopped cleanly, 2 usage or a bad script, 70 cannot serve.\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 2,
+	.max_pos = 2,
 	.run = run,
 };

@@ -1,36 +1,23 @@
 /* cmd_rules.c - `plugcheck rules`: every check id. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
-#include "pc_finding.h"
+#include "pc_rule.h"
 
-static const char usage[] =
-	"usage: plugcheck rules [--format human|json]\n\n"
-	"List every check plugcheck makes: its stable id, severity, title, fix\n"
-	"and the spec rule it rests on.\n";
+static const struct pc_opt opts[] = {
+	CLI_OPT_FORMAT("human|json"),
+};
 
-static int run(int argc, char **argv)
+static int run(const struct pc_args *a)
 {
-	int fmt = PC_FMT_HUMAN;
+	const char *fmt = pc_args_value(a, "format");
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return PC_EXIT_OK;
-	}
-	if (argc == 3 && !strcmp(argv[1], "--format"))
-		fmt = pc_cli_format(argv[2]);
-	else if (argc != 1)
-		fmt = -1;
-	if (fmt < 0) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
-	if (fmt == PC_FMT_JSON) {
-		cJSON *a = cJSON_CreateArray();
+	if (fmt && !strcmp(fmt, "json")) {
+		cJSON *arr = cJSON_CreateArray();
 
 		for (size_t i = 0; i < pc_nrules; i++) {
 			cJSON *o = cJSON_CreateObject();
@@ -41,9 +28,9 @@ static int run(int argc, char **argv)
 			cJSON_AddStringToObject(o, "title", pc_rules[i].title);
 			cJSON_AddStringToObject(o, "fix", pc_rules[i].fix);
 			cJSON_AddStringToObject(o, "rule", pc_rules[i].spec);
-			cJSON_AddItemToArray(a, o);
+			cJSON_AddItemToArray(arr, o);
 		}
-		pc_cli_print_json(a);
+		pc_cli_print_json(arr);
 		return PC_EXIT_OK;
 	}
 	for (size_t i = 0; i < pc_nrules; i++)
@@ -56,6 +43,13 @@ static int run(int argc, char **argv)
 const struct pc_cmd pc_cmd_rules = {
 	.name = "rules",
 	.summary = "list every check id with its severity, fix and spec rule",
-	.usage = usage,
+	.synopsis = { "[options]", NULL },
+	.description = { "List every check plugcheck makes: its stable id, severity, title, fix\n"
+			 "and the spec rule it rests on.\n",
+			 NULL },
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 0,
+	.max_pos = 0,
 	.run = run,
 };

@@ -1,72 +1,57 @@
 /* cmd_sign.c - `plugcheck sign EXE --key K`: the .sig ChatCLI verifies
  * (spec chatcli.md G1-G3, written in the §6.B format). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "pc_chatcli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
 
-static const char usage[] =
-	"usage: plugcheck sign EXE --key KEY [--output SIG] [--layout upstream|head]\n\n"
-	"Sign the ChatCLI plugin EXE with the PKCS#8 Ed25519 private key KEY\n"
-	"(from `plugcheck keygen`): Ed25519 over the SHA-256 of the whole file,\n"
-	"written to SIG (default EXE.sig) as one base64 line and, in the newer\n"
-	"upstream tooling's layout (the default), three comment lines; `head`\n"
-	"writes the base64 line alone. The host at HEAD reads both (G3).\n\n"
-	"Exit: 0 signed, 1 a key or file error, 2 usage.\n";
+static const struct pc_opt opts[] = {
+	{ .name = "key", .kind = PC_OPT_VALUE, .metavar = "KEY",
+	  .help = "the PKCS#8 Ed25519 private key (from `plugcheck keygen`)",
+	  .required = true },
+	{ .name = "output", .kind = PC_OPT_VALUE, .metavar = "SIG",
+	  .help = "where to write the signature (default EXE.sig)" },
+	{ .name = "layout", .kind = PC_OPT_VALUE, .metavar = "L",
+	  .help = "upstream (default: the base64 line and three comment\n"
+		  "lines) or head (the base64 line alone)",
+	  .values = "upstream|head" },
+};
 
-static int run(int argc, char **argv)
+static int run(const struct pc_args *a)
 {
-	static const struct option opts[] = {
-		{ "key", required_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "layout", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pc_err err = PC_ERR_INIT;
-	const char *key = NULL, *out = NULL;
-	bool head = false;
-	int ch;
+	const char *key = pc_args_value(a, "key"), *out = pc_args_value(a, "output");
+	const char *layout = pc_args_value(a, "layout");
+	bool head = layout && !strcmp(layout, "head");
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(usage, stdout);
-			return PC_EXIT_OK;
-		} else if (ch == 'k') {
-			key = optarg;
-		} else if (ch == 'o') {
-			out = optarg;
-		} else if (ch == 'l' && (!strcmp(optarg, "head") ||
-					 !strcmp(optarg, "upstream"))) {
-			head = !strcmp(optarg, "head");
-		} else {
-			fputs(usage, stderr);
-			return PC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1 || !key) {
-		fputs(usage, stderr);
-		return PC_EXIT_USAGE;
-	}
-	if ((head ? pc_chatcli_sign_head : pc_chatcli_sign)(argv[optind], key,
-							    out, &err)) {
+	if ((head ? pc_chatcli_sign_head : pc_chatcli_sign)(a->pos[0], key, out,
+							    &err)) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		return PC_EXIT_FINDINGS;
 	}
 	if (out)
-		printf("signed %s -> %s\n", argv[optind], out);
+		printf("signed %s -> %s\n", a->pos[0], out);
 	else
-		printf("signed %s -> %s.sig\n", argv[optind], argv[optind]);
+		printf("signed %s -> %s.sig\n", a->pos[0], a->pos[0]);
 	return PC_EXIT_OK;
 }
 
 const struct pc_cmd pc_cmd_sign = {
 	.name = "sign",
 	.summary = "sign a ChatCLI plugin (EXE.sig)",
-	.usage = usage,
+	.synopsis = { "EXE --key KEY [--output SIG] [--layout upstream|head]", NULL },
+	.description = { "Sign the ChatCLI plugin EXE with the PKCS#8 Ed25519 private key KEY:\n"
+			 "Ed25519 over the SHA-256 of the whole file, written as one base64 line\n"
+			 "and, in the newer upstream tooling's layout (the default), three\n"
+			 "comment lines. The host at HEAD reads both (G3).\n",
+			 NULL },
+	.exits = "Exit: 0 signed, 1 a key or file error, 2 usage.\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 1,
+	.max_pos = 1,
 	.run = run,
 };

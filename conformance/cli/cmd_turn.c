@@ -1,10 +1,11 @@
 /* cmd_turn.c - `plugcheck turn SCRIPT PATH...`: whole agent turns through
  * the reference host with the scripted model (pc_turn.h, pc_mock.h). */
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "pc_cli.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -17,34 +18,39 @@
 
 extern char **environ;
 
-static const char usage[] =
-	"usage: plugcheck turn SCRIPT.json PATH... [options]\n\n"
-	"Load each plugin directory PATH as the host does and run whole agent\n"
-	"turns through the reference host, the model answering from the\n"
-	"scripted model SCRIPT.json (see docs/turn.md). Prints the transcript:\n"
-	"every hook firing with its plugin and verdict, the events the host\n"
-	"emits, the messages each request carries and the tool results.\n\n"
-	"  --text TEXT        a user message; repeat for several turns\n"
-	"                     (default: one turn saying \"hello\")\n"
-	"  --command NAME     run plugin command NAME (a prompt-backed one\n"
-	"                     runs as a turn)\n"
-	"  --args TEXT        the commands' argument text\n"
-	"  --disable NAME     /plugin-disable NAME at this point\n"
-	"  --enable NAME      /plugin-enable NAME at this point\n"
-	"  --reload           /plugin-reload at this point (the PATHs are\n"
-	"                     read again; see docs/turn.md)\n"
-	"                     --text, --command, --disable, --enable and\n"
-	"                     --reload run in the order given\n"
-	"  --workspace DIR    where built-in tools act (default: a temp dir)\n"
-	"  --images N         attach N images to each turn\n"
-	"  --vision           enable the vision handoff (pre_turn)\n"
-	"  --compact          compact before the first request (pre_compact)\n"
-	"  --approval MODE    never (default), destructive or always\n"
-	"  --deny-approvals   the simulated user refuses every prompt\n"
-	"  --format FMT       human (default) or json\n"
-	"  -h, --help         show this help\n\n"
-	"Exit: 0 every turn completed and every scripted reply was used,\n"
-	"1 otherwise, 2 usage, 3 a plugin could not be loaded, 70 interrupted.\n";
+static const struct pc_opt opts[] = {
+	{ .name = "text", .kind = PC_OPT_ORDER, .metavar = "TEXT",
+	  .help = "a user message; repeat for several turns (default: one\n"
+		  "turn saying \"hello\")" },
+	{ .name = "command", .kind = PC_OPT_ORDER, .metavar = "NAME",
+	  .help = "run plugin command NAME (a prompt-backed one runs as a\n"
+		  "turn)" },
+	{ .name = "args", .kind = PC_OPT_VALUE, .metavar = "TEXT",
+	  .help = "the commands' argument text" },
+	{ .name = "disable", .kind = PC_OPT_ORDER, .metavar = "NAME",
+	  .help = "/plugin-disable NAME at this point" },
+	{ .name = "enable", .kind = PC_OPT_ORDER, .metavar = "NAME",
+	  .help = "/plugin-enable NAME at this point" },
+	{ .name = "reload", .kind = PC_OPT_ORDER,
+	  .help = "/plugin-reload at this point (the PATHs are read again;\n"
+		  "see docs/turn.md); --text, --command, --disable, --enable\n"
+		  "and --reload run in the order given" },
+	{ .name = "workspace", .kind = PC_OPT_VALUE, .metavar = "DIR",
+	  .help = "where built-in tools act, and the scripts' working\n"
+		  "directory (R5.4; default: a temporary directory)" },
+	{ .name = "images", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "attach N images to each turn", .min = 0, .max = 64 },
+	{ .name = "vision", .kind = PC_OPT_FLAG,
+	  .help = "enable the vision handoff (pre_turn)" },
+	{ .name = "compact", .kind = PC_OPT_FLAG,
+	  .help = "compact before the first request (pre_compact)" },
+	{ .name = "approval", .kind = PC_OPT_VALUE, .metavar = "MODE",
+	  .help = "never (default), destructive or always",
+	  .values = "never|destructive|always" },
+	{ .name = "deny-approvals", .kind = PC_OPT_FLAG,
+	  .help = "the simulated user refuses every prompt" },
+	CLI_OPT_FORMAT("human|json"),
+};
 
 /* One step of the session, in command-line order. */
 enum step_kind {
@@ -91,88 +97,35 @@ static void add_step(struct turn_cli *c, enum step_kind kind, const char *arg)
 		c->turned = true;
 }
 
-static int parse_opts(int argc, char **argv, struct turn_cli *c)
+/* The options of `a` into `c`; the ORDER options become steps in the
+ * order given. */
+static void take_opts(const struct pc_args *a, struct turn_cli *c)
 {
-	static const struct option opts[] = {
-		{ "text", required_argument, NULL, 't' },
-		{ "command", required_argument, NULL, 'c' },
-		{ "args", required_argument, NULL, 'a' },
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "images", required_argument, NULL, 'i' },
-		{ "vision", no_argument, NULL, 'v' },
-		{ "compact", no_argument, NULL, 'k' },
-		{ "approval", required_argument, NULL, 'p' },
-		{ "deny-approvals", no_argument, NULL, 'd' },
-		{ "disable", required_argument, NULL, 'D' },
-		{ "enable", required_argument, NULL, 'E' },
-		{ "reload", no_argument, NULL, 'R' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-	char *end;
+	const char *fmt = pc_args_value(a, "format");
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 't':
-			add_step(c, STEP_TEXT, optarg);
-			break;
-		case 'c':
-			add_step(c, STEP_COMMAND, optarg);
-			break;
-		case 'D':
-			add_step(c, STEP_DISABLE, optarg);
-			break;
-		case 'E':
-			add_step(c, STEP_ENABLE, optarg);
-			break;
-		case 'R':
+	for (size_t i = 0; i < a->nuses; i++) {
+		const char *n = a->uses[i].opt->name, *v = a->uses[i].value;
+
+		if (!strcmp(n, "text"))
+			add_step(c, STEP_TEXT, v);
+		else if (!strcmp(n, "command"))
+			add_step(c, STEP_COMMAND, v);
+		else if (!strcmp(n, "disable"))
+			add_step(c, STEP_DISABLE, v);
+		else if (!strcmp(n, "enable"))
+			add_step(c, STEP_ENABLE, v);
+		else if (!strcmp(n, "reload"))
 			add_step(c, STEP_RELOAD, NULL);
-			break;
-		case 'a':
-			c->cmd_args = optarg;
-			break;
-		case 'w':
-			c->workspace = optarg;
-			break;
-		case 'i':
-			c->o.images = (int)strtol(optarg, &end, 10);
-			if (*end || c->o.images < 0 || c->o.images > 64)
-				goto bad;
-			break;
-		case 'v':
-			c->o.vision = true;
-			break;
-		case 'k':
-			c->o.compact = true;
-			break;
-		case 'p':
-			if (approval_mode(optarg, &c->o.approval))
-				goto bad;
-			break;
-		case 'd':
-			c->o.user_denies = true;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "json"))
-				c->fmt = PC_FMT_JSON;
-			else if (strcmp(optarg, "human"))
-				goto bad;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		default:
-			goto bad;
-		}
 	}
-	if (argc - optind >= 2)
-		return 0;
-bad:
-	fputs(usage, stderr);
-	return PC_EXIT_USAGE;
+	c->cmd_args = pc_args_value(a, "args");
+	c->workspace = pc_args_value(a, "workspace");
+	c->o.images = (int)pc_args_uint(a, "images", 0);
+	c->o.vision = pc_args_flag(a, "vision");
+	c->o.compact = pc_args_flag(a, "compact");
+	if (pc_args_value(a, "approval"))
+		approval_mode(pc_args_value(a, "approval"), &c->o.approval);
+	c->o.user_denies = pc_args_flag(a, "deny-approvals");
+	c->fmt = fmt && !strcmp(fmt, "json") ? PC_FMT_JSON : PC_FMT_HUMAN;
 }
 
 static int load_all(char **paths, int n, struct pc_plugin ***out)
@@ -445,7 +398,7 @@ static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
 		pc_turn_run(t, &c->o, "hello", &err);
 }
 
-static int run(int argc, char **argv)
+static int run(const struct pc_args *a)
 {
 	struct turn_cli c = { .o = PC_TURN_OPTS_INIT, .fmt = PC_FMT_HUMAN };
 	struct pc_host host = PC_HOST_INIT;
@@ -455,13 +408,11 @@ static int run(int argc, char **argv)
 	struct pc_plugin **ps = NULL;
 	struct pc_mock *m = NULL;
 	char *tmp_ws = NULL, *session;
-	int rc = parse_opts(argc, argv, &c);
+	char **paths = a->pos + 1;
+	int npaths = (int)a->npos - 1, rc;
 
-	if (rc) {
-		free(c.steps);
-		return rc < 0 ? PC_EXIT_OK : rc;
-	}
-	if (pc_fs_read_capped(argv[optind], &script, &err) < 0) {
+	take_opts(a, &c);
+	if (pc_fs_read_capped(a->pos[0], &script, &err) < 0) {
 		/* the error names the file already */
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = PC_EXIT_USAGE;
@@ -469,11 +420,16 @@ static int run(int argc, char **argv)
 	}
 	if (pc_mock_new_text(script.data ? script.data : "", script.len, &m,
 			     &err) < 0) {
-		fprintf(stderr, "plugcheck: %s: %s\n", argv[optind], err.msg);
+		fprintf(stderr, "plugcheck: %s: %s\n", a->pos[0], err.msg);
 		rc = PC_EXIT_USAGE;
 		goto out;
 	}
-	if (load_all(argv + optind + 1, argc - optind - 1, &ps) < 0) {
+	if (c.workspace && !pc_fs_is_dir(c.workspace)) {
+		rc = pc_cli_usage_error("turn", "--workspace: '%s' is not a directory",
+					c.workspace);
+		goto out;
+	}
+	if (load_all(paths, npaths, &ps) < 0) {
 		rc = PC_EXIT_NOLOAD;
 		goto out;
 	}
@@ -481,13 +437,14 @@ static int run(int argc, char **argv)
 		c.workspace = tmp_ws = pc_fs_mkdtemp("ws");
 	session = pc_fs_join(c.workspace, ".plugcheck-session.jsonl");
 	pc_host_init(&host, environ, c.workspace, session);
+	pc_host_set_cwd(&host, c.workspace); /* R5.4, as check and run */
 	free(session);
 	c.o.host = &host;
 	c.o.plugins = ps;
-	c.o.nplugins = (size_t)(argc - optind - 1);
+	c.o.nplugins = (size_t)npaths;
 	c.o.model = pc_mock_turn_model;
 	c.o.model_ctx = m;
-	run_steps(&c, &t, argv + optind + 1, (size_t)(argc - optind - 1), &ps);
+	run_steps(&c, &t, paths, (size_t)npaths, &ps);
 	pc_turn_shutdown(&t, &c.o);
 	rc = report(&c, &t, m);
 out:
@@ -509,6 +466,19 @@ out:
 const struct pc_cmd pc_cmd_turn = {
 	.name = "turn",
 	.summary = "run whole agent turns with a scripted model",
-	.usage = usage,
+	.synopsis = { "SCRIPT.json PATH... [options]", NULL },
+	.description = {
+		"Load each plugin directory PATH as the host does and run whole agent\n"
+		"turns through the reference host, the model answering from the\n"
+		"scripted model SCRIPT.json (see docs/turn.md). Prints the transcript:\n"
+		"every hook firing with its plugin and verdict, the events the host\n"
+		"emits, the messages each request carries and the tool results.\n",
+		NULL },
+	.exits = "Exit: 0 every turn completed and every scripted reply was used,\n"
+		 "1 otherwise, 2 usage, 3 a plugin could not be loaded, 70 interrupted.\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 2,
+	.max_pos = SIZE_MAX,
 	.run = run,
 };

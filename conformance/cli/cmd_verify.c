@@ -5,11 +5,11 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "pc_chatcli.h"
 #include "pc_chatcli_cli.h"
 #include "pc_cli.h"
@@ -18,17 +18,12 @@
 #include "pc_fs.h"
 #include "pc_xalloc.h"
 
-static const char usage[] =
-	"usage: plugcheck verify EXE [--trusted-keys DIR] [--format human|json]\n\n"
-	"Decide as ChatCLI's loader does whether EXE (with EXE.sig) loads: the\n"
-	"trusted keys are DIR/*.pub (default $HOME/.chatcli/trusted-keys), and\n"
-	"CHATCLI_ALLOW_UNSIGNED_PLUGINS=true tolerates a missing signature or an\n"
-	"empty trust store. Prints \"verified\", \"allowed unsigned\" or the host's\n"
-	"error text, then the newer upstream verifier's status (§6.B), the .sig\n"
-	"layout (head: the signature line alone; upstream: with §6.B's comment\n"
-	"lines; other) and how each trusted key file is read.\n\n"
-	"Exit: 0 the host loads it, 1 the host skips it, 2 usage (or EXE is\n"
-	"not a regular file).\n";
+static const struct pc_opt opts[] = {
+	{ .name = "trusted-keys", .kind = PC_OPT_VALUE, .metavar = "DIR",
+	  .help = "the trusted keys, DIR/*.pub (default\n"
+		  "$HOME/.chatcli/trusted-keys)" },
+	CLI_OPT_FORMAT("human|json"),
+};
 
 /* What verify found; strings owned. */
 struct found {
@@ -179,34 +174,18 @@ static void print_json(struct found *f)
 	pc_cli_print_json(o);
 }
 
-static int run(int argc, char **argv)
+static int run(const struct pc_args *a)
 {
-	static const struct option opts[] = {
-		{ "trusted-keys", required_argument, NULL, 'k' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct found f = { 0 };
-	char *keys = NULL;
-	int ch, rc, fmt = PC_FMT_HUMAN;
+	const char *fmt_s = pc_args_value(a, "format");
+	char *keys = pc_args_value(a, "trusted-keys")
+			     ? pc_xstrdup(pc_args_value(a, "trusted-keys"))
+			     : NULL;
+	int rc, fmt = fmt_s && !strcmp(fmt_s, "json") ? PC_FMT_JSON
+						       : PC_FMT_HUMAN;
+	char **argv = a->pos;
+	int optind = 0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'k') {
-			free(keys);
-			keys = pc_xstrdup(optarg);
-		} else if (ch != 'f' || (fmt = pc_cli_format(optarg)) < 0) {
-			fputs(usage, ch == 'h' ? stdout : stderr);
-			free(keys);
-			return ch == 'h' ? PC_EXIT_OK : PC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		free(keys);
-		return PC_EXIT_USAGE;
-	}
 	{
 		/* the host only ever verifies files it found in its plugins
 		 * directory; "allowed unsigned" for a path that is not there
@@ -251,6 +230,20 @@ static int run(int argc, char **argv)
 const struct pc_cmd pc_cmd_verify = {
 	.name = "verify",
 	.summary = "decide as ChatCLI does whether a plugin's signature loads",
-	.usage = usage,
+	.synopsis = { "EXE [--trusted-keys DIR] [--format human|json]", NULL },
+	.description = {
+		"Decide as ChatCLI's loader does whether EXE (with EXE.sig) loads;\n"
+		"CHATCLI_ALLOW_UNSIGNED_PLUGINS=true tolerates a missing signature or an\n"
+		"empty trust store. Prints \"verified\", \"allowed unsigned\" or the host's\n"
+		"error text, then the newer upstream verifier's status (§6.B), the .sig\n"
+		"layout (head: the signature line alone; upstream: with §6.B's comment\n"
+		"lines; other) and how each trusted key file is read.\n",
+		NULL },
+	.exits = "Exit: 0 the host loads it, 1 the host skips it, 2 usage (or EXE is\n"
+		 "not a regular file).\n",
+	.opts = opts,
+	.nopts = CLI_NOPTS(opts),
+	.min_pos = 1,
+	.max_pos = 1,
 	.run = run,
 };

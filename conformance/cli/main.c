@@ -1,4 +1,6 @@
-/* main.c - plugcheck's entry point: signals, global options, dispatch. */
+/* main.c - plugcheck's entry point: signals, global options, one parse of
+ * the command line against the command table, dispatch (by contract for
+ * the commands that serve both), and the check that stdout was written. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,6 +9,7 @@
 
 #include "pc_cli.h"
 #include "pc_cmd.h"
+#include "pc_contract.h"
 #include "pc_exit.h"
 
 const struct pc_cmd *const pc_cmds[] = {
@@ -43,6 +46,7 @@ static void usage(FILE *f)
 		if ((int)strlen(pc_cmds[i]->name) > w)
 			w = (int)strlen(pc_cmds[i]->name);
 	fputs("usage: plugcheck <command> [options] ...\n"
+	      "       plugcheck PATH [options]   (plugcheck check PATH)\n"
 	      "       plugcheck --version | --help\n\n"
 	      "Commands:\n",
 	      f);
@@ -54,10 +58,9 @@ static void usage(FILE *f)
 	      "      failed call\n"
 	      "  2   usage error\n"
 	      "  3   the plugin could not be loaded at all\n"
-	      "  70  internal error, or the run was interrupted (the report is\n"
-	      "      then marked incomplete)\n\n"
-	      "`plugcheck PATH` is `plugcheck check PATH`; `plugcheck COMMAND\n"
-	      "--help` shows a command's options.\n",
+	      "  70  internal error, a report that could not be written, or the\n"
+	      "      run was interrupted (the report is then marked incomplete)\n\n"
+	      "`plugcheck COMMAND --help` shows a command's options.\n",
 	      f);
 }
 
@@ -73,6 +76,76 @@ static int interrupted(int rc)
 	return PC_EXIT_INTERNAL;
 }
 
+/* The contract of a contract command, and its options checked against
+ * it: an option of the other contract is a usage error naming why. */
+static int pick(const struct pc_cmd *cmd, struct pc_args *a)
+{
+	const char *host = pc_args_value(a, "host");
+	const char *path = cmd->path_pos < a->npos ? a->pos[cmd->path_pos]
+						   : NULL;
+
+	a->contract = pc_contract_pick(cmd, host, path);
+	if (!a->contract)
+		return pc_cli_usage_error(cmd->name, "--host: invalid value '%s' (expected catalyst or chatcli)",
+					  host);
+	for (size_t i = 0; i < a->nuses; i++) {
+		const struct pc_opt *o = a->uses[i].opt;
+		char flag[80], drop[64];
+
+		if (!o->contracts || (o->contracts & a->contract->bit))
+			continue;
+		if (o->short_name) {
+			snprintf(flag, sizeof(flag), "-%c/--%s", o->short_name,
+				 o->name);
+			snprintf(drop, sizeof(drop), "-%c", o->short_name);
+		} else {
+			snprintf(flag, sizeof(flag), "--%s", o->name);
+			snprintf(drop, sizeof(drop), "--%s", o->name);
+		}
+		fprintf(stderr,
+			"plugcheck: %s: %s is for %s plugins only; '%s' is a %s plugin%s; fix: drop %s\n",
+			cmd->name, flag,
+			a->contract == &pc_contract_catalyst ? "ChatCLI"
+							     : "Catalyst Code",
+			path ? path : "PATH", a->contract->title,
+			o->why_not ? o->why_not : "", drop);
+		return PC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Run `cmd` on argv[0..argc) (argv[0] is its name). */
+static int dispatch(const struct pc_cmd *cmd, int argc, char **argv)
+{
+	struct pc_args a = PC_ARGS_INIT;
+	int rc = pc_args_parse(cmd, argc, argv, &a);
+
+	if (!rc && cmd->by_contract && !a.help)
+		rc = pick(cmd, &a);
+	if (!rc && a.help) {
+		if (cmd->by_contract && pc_args_value(&a, "host"))
+			a.contract = pc_contract_pick(cmd, pc_args_value(&a, "host"),
+						      NULL);
+		pc_cmd_help(cmd, a.contract, stdout);
+	} else if (!rc) {
+		rc = cmd->by_contract ? a.contract->run[cmd->entry](&a)
+				      : cmd->run(&a);
+	}
+	pc_args_release(&a);
+	return rc;
+}
+
+/* Everything a command printed must have reached stdout: a full disk or
+ * a closed pipe is an error, not a silent exit 0 (git's run_builtin). */
+static int flushed(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
+		strerror(errno ? errno : EIO));
+	return rc == PC_EXIT_USAGE ? rc : PC_EXIT_INTERNAL;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };
@@ -82,31 +155,35 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 	/* SIGINT, SIGTERM, SIGHUP, SIGQUIT for every command: kill the
-	 * plugin trees (they lead their own process groups) and let the
-	 * command finish: the exchange in progress ends as killed, temporary
-	 * files are removed, and the exit is 70 (interrupted() below). */
+	 * plugin trees and the worker processes, and let the command finish:
+	 * the exchange in progress ends as killed, temporary files are
+	 * removed, and the exit is 70 (interrupted() below). */
 	pc_cli_trap_interrupts();
 	if (argc < 2) {
-		usage(stderr);
+		fputs("plugcheck: missing command: give one, or a plugin PATH to check\n"
+		      "Run `plugcheck --help` for usage.\n",
+		      stderr);
 		return PC_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		puts("plugcheck " PC_VERSION);
-		return PC_EXIT_OK;
+		return flushed(PC_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return PC_EXIT_OK;
+		return flushed(PC_EXIT_OK);
 	}
 	cmd = pc_cmd_find(argv[1]);
 	if (cmd)
-		return interrupted(cmd->run(argc - 1, argv + 1));
+		return flushed(interrupted(dispatch(cmd, argc - 1, argv + 1)));
 	if (stat(argv[1], &st) == 0 || strchr(argv[1], '/')) {
 		argv[0] = (char *)"check";
-		return interrupted(pc_cmd_check.run(argc, argv));
+		return flushed(interrupted(dispatch(&pc_cmd_check, argc, argv)));
 	}
-	fprintf(stderr, "plugcheck: '%s' is not a command or a path\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr,
+		"plugcheck: '%s' is not a command, nor a plugin path that exists\n"
+		"Run `plugcheck --help` for usage.\n",
+		argv[1]);
 	return PC_EXIT_USAGE;
 }

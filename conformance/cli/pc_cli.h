@@ -15,19 +15,35 @@ enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
 
 /* pc_cli_format - parse "human" or "json"; -1 otherwise. */
 int pc_cli_format(const char *s);
-/* pc_cli_bad_value - report an option value that does not parse:
- * "plugcheck CMD: --OPT: invalid value 'VAL' (expected EXPECT)" and a hint
- * to `--help` on stderr. Returns PC_EXIT_USAGE (2) for the caller to
- * return. */
-int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
-		     const char *expect);
-/* pc_cli_output_path - NULL when PATH is "-" (standard output), else
- * PATH: `--output -` means stdout, as in most Unix tools. */
-const char *pc_cli_output_path(const char *path);
-/* pc_cli_host_opt - when argv[*i] is `--host VALUE` or `--host=VALUE`,
- * point *host at VALUE (borrowed from argv), step *i past it and return
- * true; else false. `n` is argc. */
-bool pc_cli_host_opt(char **argv, int n, int *i, const char **host);
+struct pc_args;
+struct pc_report;
+
+/* Where a report goes: --output FILE (or `-`, standard output) in
+ * --format FMT. */
+struct pc_cli_out {
+	const char *cmd;  /* borrowed: the command name */
+	const char *path; /* borrowed; NULL: standard output */
+	FILE *f;	  /* open --output, or NULL */
+	int fmt;	  /* enum pc_report_format */
+};
+
+/* pc_cli_out_open - take --format and --output of `a`, and open --output
+ * before anything runs (truncating it): a directory, a FIFO (which would
+ * block), a socket, or a path that cannot be created is refused with
+ * "plugcheck: cannot write --output 'F': REASON" on stderr; returns 0, or
+ * 2 (usage) then. Character devices (/dev/null) are taken. */
+int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o);
+/* pc_cli_out_report - finish `r` (pc_report_finish) and write it in o->fmt
+ * to --output or stdout; with --output the human summary goes to stdout
+ * too. Every write is checked: a failed one prints "plugcheck: cannot
+ * write 'FILE': REASON" (or "standard output") and returns 70. Else the
+ * report's exit code (pc_report_exit_code). Closes --output. */
+int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r);
+/* pc_cli_out_close - close --output on a path that writes no report. */
+void pc_cli_out_close(struct pc_cli_out *o);
+/* pc_cli_read_arg_file - the whole FILE of option --OPT (at most 64 MiB)
+ * as a new string; NULL after printing "plugcheck: --OPT: REASON". */
+char *pc_cli_read_arg_file(const char *opt, const char *file);
 /* pc_cli_print_json - pretty-print `v` with a trailing newline to stdout
  * and delete it. */
 void pc_cli_print_json(cJSON *v);

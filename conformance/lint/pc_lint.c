@@ -1,5 +1,6 @@
 /* pc_lint.c - static author-level checks over a loaded plugin. */
 #include "pc_lint.h"
+#include "pc_lint_impl.h"
 
 #include <sys/stat.h>
 #include <regex.h>
@@ -13,6 +14,17 @@
 #include "pc_fs.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
+
+const char *const pc_lint_rules[] = {
+	"PC-LOAD-001", "PC-MAN-001",	"PC-MAN-002",	 "PC-MAN-003",
+	"PC-CAP-001",  "PC-CAP-002",	"PC-HOOK-001",	 "PC-HOOK-002",
+	"PC-HOOK-003", "PC-HOOK-004",	"PC-HOOK-005",	 "PC-TOOL-001",
+	"PC-TOOL-002", "PC-TOOL-003",	"PC-TOOL-004",	 "PC-TOOL-005",
+	"PC-CMD-001",  "PC-CMD-002",	"PC-SCRIPT-001", "PC-SCRIPT-002",
+	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	 "PC-DOC-002",
+	"PC-IO-003",   "PC-ENV-002",
+};
+const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
 
 static const char *const tui_words[] = {
 	"provider", "search-key", "oauth-code", "model", "stop", "exit",
@@ -353,6 +365,8 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 	if (l->plugin->memory)
 		check_script(&l->findings, "memory_provider.script",
 			     l->plugin->memory->script, path, &seen);
+	pc__lint_notes(l);
+	pc__lint_env_reads(l);
 	strset_free(&seen);
 	return 0;
 }

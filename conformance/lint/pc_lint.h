@@ -4,7 +4,10 @@
  * pc_lint_plugin() loads `dir` through the reference host
  * (pc_manifest_load) and then runs the author-level checks the host does
  * not make but users need (rules PC-MAN-*, PC-HOOK-*, PC-TOOL-*,
- * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*; see pc_finding.c). No script is run.
+ * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*, PC-DOC-*, PC-IO-003, PC-ENV-002; see
+ * conformance/rules/pc_rules.c). No script is run. `plugcheck lint` and
+ * the static cases of `plugcheck check` are both these findings, so they
+ * cannot disagree.
  */
 #ifndef PC_LINT_H
 #define PC_LINT_H
@@ -20,6 +23,11 @@ struct pc_lint {
 };
 
 #define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT }
+
+/* pc_lint_rules - the ids pc_lint_plugin may raise, in the order check
+ * lists their static cases; pc_lint_nrules entries. */
+extern const char *const pc_lint_rules[];
+extern const size_t pc_lint_nrules;
 
 /* pc_lint_plugin - load and statically check the plugin in `dir` with the
  * host facts `env` (HOME, CODEX_HOME) and the host's PATH `path` (for

@@ -1,8 +1,9 @@
-/* pc_report.c - building and releasing a report, the shared helpers of
- * the renderers, and pc_report_write().
+/* pc_report.c - building a report, the verdict (pc_report_finish), the
+ * shared helpers of the renderers, and pc_report_write().
  */
 #include "pc_report.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,24 +36,182 @@ static char *dup_or_null(const char *s)
 	return s ? pc_xstrdup(s) : NULL;
 }
 
-struct pc_case *pc_report_add_case(struct pc_report *r, const char *classname,
-				   const char *name, enum pc_case_status st,
-				   const char *message, const char *out,
-				   double time_s)
+size_t pc_report_add_case(struct pc_report *r, const char *classname,
+			  const char *name, const char *system_out,
+			  double time_s)
 {
 	struct pc_case *c;
 
 	r->cases = pc_xreallocarray(r->cases, r->ncases + 1, sizeof(*r->cases));
-	c = &r->cases[r->ncases++];
+	c = &r->cases[r->ncases];
+	memset(c, 0, sizeof(*c));
 	c->classname = pc_xstrdup(classname ? classname : "");
 	c->name = pc_xstrdup(name ? name : "");
 	c->time_s = time_s;
-	c->status = st;
-	c->message = dup_or_null(message);
-	c->system_out = dup_or_null(out);
-	c->system_err = NULL;
-	c->rule = NULL;
-	return c;
+	c->system_out = dup_or_null(system_out);
+	c->findings = (struct pc_findings)PC_FINDINGS_INIT;
+	return r->ncases++;
+}
+
+void pc_report_skip(struct pc_report *r, size_t c, const char *why)
+{
+	free(r->cases[c].skip);
+	r->cases[c].skip = pc_xstrdup(why ? why : "");
+}
+
+void pc_report_set_err(struct pc_report *r, size_t c, const char *text)
+{
+	free(r->cases[c].system_err);
+	r->cases[c].system_err = dup_or_null(text);
+}
+
+static struct pc_finding *vfind(struct pc_report *r, size_t c, const char *id,
+				const char *file, const char *where,
+				const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+
+static struct pc_finding *vfind(struct pc_report *r, size_t c, const char *id,
+				const char *file, const char *where,
+				const char *fmt, va_list ap)
+{
+	struct pc_findings *f = &r->cases[c].findings;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_finding *n;
+
+	pc_buf_vaddf(&b, fmt, ap);
+	pc_findings_add(f, id, file, "%s", pc_buf_cstr(&b));
+	pc_buf_release(&b);
+	n = &f->v[f->nr - 1];
+	free(n->where);
+	n->where = pc_xstrdup(where ? where : "");
+	n->seq = r->next_seq++;
+	return n;
+}
+
+struct pc_finding *pc_report_find(struct pc_report *r, size_t c,
+				  const char *id, const char *file,
+				  const char *where, const char *fmt, ...)
+{
+	struct pc_finding *n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	n = vfind(r, c, id, file, where, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+size_t pc_report_static_case(struct pc_report *r, const char *classname,
+			     const struct pc_rule *rule)
+{
+	char *name = pc_xasprintf("%s %s", rule->id, rule->title);
+	size_t i;
+
+	for (i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].classname, classname) &&
+		    !strcmp(r->cases[i].name, name))
+			break;
+	if (i == r->ncases)
+		i = pc_report_add_case(r, classname, name, NULL, 0.0);
+	free(name);
+	return i;
+}
+
+struct pc_finding *pc_report_find_static(struct pc_report *r,
+					 const char *classname, const char *id,
+					 const char *file, const char *where,
+					 const char *fmt, ...)
+{
+	const struct pc_rule *rule = pc_rule_find(id);
+	struct pc_finding *n;
+	va_list ap;
+	size_t c;
+
+	if (!rule) {
+		fprintf(stderr, "plugcheck: BUG: unknown rule '%s'\n", id);
+		abort();
+	}
+	c = pc_report_static_case(r, classname, rule);
+	va_start(ap, fmt);
+	n = vfind(r, c, id, file, where, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+bool pc_report_has(const struct pc_report *r, const char *id,
+		   const char *where)
+{
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pc_findings *f = &r->cases[i].findings;
+
+		for (size_t k = 0; k < f->nr; k++)
+			if (!strcmp(f->v[k].rule->id, id) &&
+			    (!where || !strcmp(f->v[k].where, where)))
+				return true;
+	}
+	return false;
+}
+
+void pc_report_take_findings(struct pc_report *r, size_t c,
+			     struct pc_findings *f)
+{
+	for (size_t i = 0; i < f->nr; i++) {
+		struct pc_finding *n =
+			pc_findings_push(&r->cases[c].findings, &f->v[i]);
+
+		n->seq = r->next_seq++;
+		n->suppressed = false;
+	}
+	pc_findings_release(f);
+}
+
+void pc_report_append(struct pc_report *dst, struct pc_report *src)
+{
+	size_t g0 = dst->ngroups;
+
+	for (size_t i = 0; i < src->ngroups; i++) {
+		dst->groups = pc_xreallocarray(dst->groups, dst->ngroups + 1,
+					       sizeof(*dst->groups));
+		dst->groups[dst->ngroups++] = src->groups[i];
+	}
+	free(src->groups);
+	src->groups = NULL;
+	src->ngroups = 0;
+	for (size_t i = 0; i < src->ncases; i++) {
+		struct pc_case *c;
+
+		dst->cases = pc_xreallocarray(dst->cases, dst->ncases + 1,
+					      sizeof(*dst->cases));
+		c = &dst->cases[dst->ncases++];
+		*c = src->cases[i];
+		if (c->group)
+			c->group += g0;
+		/* after dst's, in the order they were found in src */
+		for (size_t k = 0; k < c->findings.nr; k++)
+			c->findings.v[k].seq += dst->next_seq;
+	}
+	dst->next_seq += src->next_seq;
+	free(src->cases);
+	src->cases = NULL;
+	src->ncases = 0;
+	src->next_seq = 0;
+	if (src->incomplete)
+		dst->incomplete = true;
+}
+
+size_t pc_report_add_group(struct pc_report *r, const char *id,
+			   const char *file, const char *name)
+{
+	struct pc_group *g;
+
+	r->groups = pc_xreallocarray(r->groups, r->ngroups + 1,
+				     sizeof(*r->groups));
+	g = &r->groups[r->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->id = pc_xstrdup(id ? id : "");
+	g->file = pc_xstrdup(file ? file : "");
+	g->name = pc_xstrdup(name ? name : "");
+	return r->ngroups;
 }
 
 void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
@@ -67,6 +226,161 @@ void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 	l->detail = pc_xstrdup(detail ? detail : "");
 }
 
+/* ---- the verdict ---- */
+
+static bool ignored(const struct pc_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->ignore.nr; i++)
+		if (!strcmp(r->ignore.v[i], id))
+			return true;
+	return false;
+}
+
+static bool fails(const struct pc_report *r, const struct pc_finding *f)
+{
+	enum pc_severity s = f->rule->severity;
+
+	return !f->suppressed &&
+	       (s == PC_SEV_ERROR || (s == PC_SEV_WARNING && r->strict));
+}
+
+static void judge_case(struct pc_report *r, struct pc_case *c)
+{
+	struct pc_report_counts *n = &r->counts;
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	free(c->message);
+	c->message = NULL;
+	c->rule = NULL;
+	for (size_t k = 0; k < c->findings.nr; k++) {
+		struct pc_finding *f = &c->findings.v[k];
+
+		f->suppressed = ignored(r, f->rule->id);
+		n->findings++;
+		if (f->suppressed)
+			n->suppressed++;
+		else if (f->rule->severity == PC_SEV_ERROR)
+			n->errors++;
+		else if (f->rule->severity == PC_SEV_WARNING)
+			n->warnings++;
+		else
+			n->notes++;
+		if (!fails(r, f))
+			continue;
+		if (!c->rule)
+			c->rule = f->rule;
+		pc_buf_addf(&b, "%s%s: %s", b.len ? "; " : "", f->rule->id,
+			    f->message);
+	}
+	if (c->skip) {
+		c->status = PC_CASE_SKIP;
+		c->message = pc_xstrdup(c->skip);
+		c->rule = NULL;
+		n->skipped++;
+	} else if (b.len) {
+		c->status = c->xfail ? PC_CASE_XFAIL : PC_CASE_FAIL;
+		c->message = pc_buf_detach(&b, NULL);
+		n->failed += !c->xfail;
+		n->xfailed += c->xfail;
+		n->internal += !c->xfail &&
+			       !strcmp(c->classname, PC_CASE_INTERNAL);
+	} else {
+		c->status = PC_CASE_PASS;
+	}
+	pc_buf_release(&b);
+}
+
+void pc_report_finish(struct pc_report *r)
+{
+	r->counts = (struct pc_report_counts){ 0 };
+	for (size_t i = 0; i < r->ncases; i++)
+		judge_case(r, &r->cases[i]);
+	r->counts.failed_run = r->counts.failed > 0;
+	if (r->counts.internal)
+		r->incomplete = true;
+}
+
+bool pc_report_failed(const struct pc_report *r)
+{
+	return r->counts.failed_run;
+}
+
+int pc_report_exit_code(const struct pc_report *r)
+{
+	if (r->incomplete)
+		return 70;
+	/* a ChatCLI plugin the host refuses for its signature still has a
+	 * name: it was loaded, and its findings say why it is refused */
+	if (!r->loaded && !r->name)
+		return 3;
+	return r->counts.failed_run ? 1 : 0;
+}
+
+const char *pc_report_group_status(const struct pc_report *r, size_t g)
+{
+	bool any = false, fail = false, xfail = false;
+
+	if (!g || g > r->ngroups)
+		return "fail";
+	if (r->groups[g - 1].skip)
+		return "skip";
+	for (size_t i = 0; i < r->ncases; i++) {
+		if (r->cases[i].group != g)
+			continue;
+		any = true;
+		fail |= r->cases[i].status == PC_CASE_FAIL;
+		xfail |= r->cases[i].status == PC_CASE_XFAIL;
+	}
+	if (fail)
+		return "fail";
+	if (xfail)
+		return "xfail";
+	if (!any)
+		return "skip";
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].group == g && r->cases[i].status != PC_CASE_SKIP)
+			return "pass";
+	return "skip";
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct pc_finding *x = *(const struct pc_finding *const *)a;
+	const struct pc_finding *y = *(const struct pc_finding *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+const struct pc_finding **pc_report_findings(const struct pc_report *r,
+					     size_t *n)
+{
+	const struct pc_finding **v;
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < r->ncases; i++)
+		total += r->cases[i].findings.nr;
+	v = pc_xcalloc(total + 1, sizeof(*v));
+	for (size_t i = 0; i < r->ncases; i++)
+		for (size_t j = 0; j < r->cases[i].findings.nr; j++)
+			v[k++] = &r->cases[i].findings.v[j];
+	qsort(v, total, sizeof(*v), cmp_seq);
+	*n = total;
+	return v;
+}
+
+/* ---- release ---- */
+
+static void release_case(struct pc_case *c)
+{
+	free(c->classname);
+	free(c->name);
+	free(c->message);
+	free(c->system_out);
+	free(c->system_err);
+	free(c->skip);
+	pc_findings_release(&c->findings);
+}
+
 void pc_report_release(struct pc_report *r)
 {
 	free(r->path);
@@ -74,89 +388,28 @@ void pc_report_release(struct pc_report *r)
 	free(r->version);
 	free(r->host_error);
 	pc_strvec_release(&r->capabilities);
+	pc_strvec_release(&r->host_log);
 	for (size_t i = 0; i < r->nloads; i++) {
 		free(r->loads[i].as);
 		free(r->loads[i].detail);
 	}
 	free(r->loads);
-	pc_findings_release(&r->findings);
-	pc_strvec_release(&r->suppressed_ids);
-	for (size_t i = 0; i < r->ncases; i++) {
-		struct pc_case *c = &r->cases[i];
-
-		free(c->classname);
-		free(c->name);
-		free(c->message);
-		free(c->system_out);
-		free(c->system_err);
-		free(c->rule);
-	}
+	pc_strvec_release(&r->ignore);
+	for (size_t i = 0; i < r->ncases; i++)
+		release_case(&r->cases[i]);
 	free(r->cases);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		free(r->groups[i].id);
+		free(r->groups[i].file);
+		free(r->groups[i].name);
+		free(r->groups[i].skip);
+		cJSON_Delete(r->groups[i].updates);
+	}
+	free(r->groups);
 	*r = (struct pc_report)PC_REPORT_INIT;
 }
 
-bool pc__report_is_suppressed(const struct pc_report *r,
-			      const struct pc_finding *f)
-{
-	if (f->suppressed)
-		return true;
-	for (size_t i = 0; i < r->suppressed_ids.nr; i++)
-		if (!strcmp(r->suppressed_ids.v[i], f->rule->id))
-			return true;
-	return false;
-}
-
-void pc__report_count(const struct pc_report *r, struct pc__report_counts *c)
-{
-	*c = (struct pc__report_counts){ 0 };
-	for (size_t i = 0; i < r->findings.nr; i++) {
-		const struct pc_finding *f = &r->findings.v[i];
-
-		if (pc__report_is_suppressed(r, f))
-			c->suppressed++;
-		else if (f->rule->severity == PC_SEV_ERROR)
-			c->errors++;
-		else if (f->rule->severity == PC_SEV_WARNING)
-			c->warnings++;
-		else
-			c->notes++;
-	}
-	for (size_t i = 0; i < r->ncases; i++) {
-		c->failed += r->cases[i].status == PC_CASE_FAIL;
-		c->skipped += r->cases[i].status == PC_CASE_SKIP;
-		c->internal += r->cases[i].status == PC_CASE_FAIL &&
-			       r->cases[i].classname &&
-			       !strcmp(r->cases[i].classname, PC_CASE_INTERNAL);
-	}
-}
-
-bool pc_report_failed(const struct pc_report *r)
-{
-	struct pc__report_counts c;
-
-	pc__report_count(r, &c);
-	return c.errors > 0 || (r->strict && c.warnings > 0);
-}
-
-const char *pc__report_case_rule(const struct pc_case *c,
-				 const struct pc_rule **rule)
-{
-	const struct pc_rule *found = NULL;
-	const char *colon;
-	char id[32];
-
-	if (c->rule) {
-		found = pc_rule_find(c->rule);
-	} else if (c->message && (colon = strchr(c->message, ':')) &&
-		   (size_t)(colon - c->message) < sizeof(id)) {
-		memcpy(id, c->message, (size_t)(colon - c->message));
-		id[colon - c->message] = '\0';
-		found = pc_rule_find(id);
-	}
-	if (rule)
-		*rule = found;
-	return c->rule ? c->rule : found ? found->id : NULL;
-}
+/* ---- helpers of the renderers ---- */
 
 void pc__report_escape(FILE *out, const char *s, pc__report_esc_fn esc)
 {
@@ -198,7 +451,10 @@ int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,
 {
 	switch (fmt) {
 	case PC_REPORT_HUMAN:
-		pc__report_human(r, out, color);
+		if (r->kind && !strcmp(r->kind, "run"))
+			pc__report_run_human(r, out);
+		else
+			pc__report_human(r, out, color);
 		break;
 	case PC_REPORT_JSON:
 		if (pc__report_json(r, out) < 0)

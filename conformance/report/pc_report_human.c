@@ -151,13 +151,15 @@ static int cmp_item(const void *pa, const void *pb)
 /* The unsuppressed findings in display order; *n gets their number. */
 static struct item *sorted_items(const struct pc_report *r, size_t *n)
 {
-	struct item *v = pc_xcalloc(r->findings.nr + 1, sizeof(*v));
+	size_t total;
+	const struct pc_finding **all = pc_report_findings(r, &total);
+	struct item *v = pc_xcalloc(total + 1, sizeof(*v));
 
 	*n = 0;
-	for (size_t i = 0; i < r->findings.nr; i++)
-		if (!pc__report_is_suppressed(r, &r->findings.v[i]))
-			v[(*n)++] = (struct item){ &r->findings.v[i],
-						   PC_SEV_NOTE, i };
+	for (size_t i = 0; i < total; i++)
+		if (!all[i]->suppressed)
+			v[(*n)++] = (struct item){ all[i], PC_SEV_NOTE, i };
+	free(all);
 	/* The highest severity of each kind, through a table of the kinds
 	 * seen (a few dozen at most: O(findings x kinds)); a pairwise scan
 	 * of the findings was quadratic: 20,000 findings took 5 s. */
@@ -229,33 +231,32 @@ static void findings(const struct pc_report *r, const struct ctx *x)
 	free(v);
 }
 
+static int cmp_id(const void *pa, const void *pb)
+{
+	const struct pc_finding *a = *(const struct pc_finding *const *)pa;
+	const struct pc_finding *b = *(const struct pc_finding *const *)pb;
+
+	return strcmp(a->rule->id, b->rule->id);
+}
+
 /* "suppressed: ID (N)" once per id, in id order. */
 static void suppressed(const struct pc_report *r, const struct ctx *x)
 {
-	const char *last = NULL;
+	size_t total, n = 0;
+	const struct pc_finding **all = pc_report_findings(r, &total);
 
-	for (;;) {
-		const char *next = NULL;
-		size_t count = 0;
-
-		for (size_t i = 0; i < r->findings.nr; i++) {
-			const struct pc_finding *f = &r->findings.v[i];
-			const char *id = f->rule->id;
-
-			if (!pc__report_is_suppressed(r, f) ||
-			    (last && strcmp(id, last) <= 0))
-				continue;
-			if (!next || strcmp(id, next) < 0) {
-				next = id;
-				count = 0;
-			}
-			count += !strcmp(id, next);
-		}
-		if (!next)
-			return;
-		fprintf(x->out, "suppressed: %s (%zu)\n", next, count);
-		last = next;
+	for (size_t i = 0; i < total; i++)
+		if (all[i]->suppressed)
+			all[n++] = all[i];
+	qsort(all, n, sizeof(*all), cmp_id);
+	for (size_t i = 0, k; i < n; i = k) {
+		for (k = i; k < n && !strcmp(all[k]->rule->id, all[i]->rule->id);
+		     k++)
+			;
+		fprintf(x->out, "suppressed: %s (%zu)\n", all[i]->rule->id,
+			k - i);
 	}
+	free(all);
 }
 
 /* "internal: NAME: MESSAGE" for each failed PC_CASE_INTERNAL case: the
@@ -279,10 +280,9 @@ static void internal_cases(const struct pc_report *r, const struct ctx *x)
 void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 {
 	const struct ctx x = { out, color };
-	struct pc__report_counts c;
+	const struct pc_report_counts c = r->counts;
 	bool failed = pc_report_failed(r);
 
-	pc__report_count(r, &c);
 	verdicts(r, &x);
 	findings(r, &x);
 	fputc('\n', out);
@@ -307,4 +307,81 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	else
 		paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
 	fputc('\n', out);
+}
+
+/* ---- `plugcheck run` (r->kind "run") ---- */
+
+static const char *run_word(const char *status)
+{
+	return !strcmp(status, "pass")	 ? "PASS"
+	       : !strcmp(status, "fail") ? "FAIL"
+	       : !strcmp(status, "skip") ? "SKIP"
+					 : "XFAIL";
+}
+
+/* One line per scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and
+ * p95 when repeated), its own message, every failed step's findings, and
+ * a summary line. */
+void pc__report_run_human(const struct pc_report *r, FILE *out)
+{
+	const struct ctx x = { out, false };
+	size_t n[4] = { 0 };
+
+	for (size_t g = 1; g <= r->ngroups; g++) {
+		const struct pc_group *s = &r->groups[g - 1];
+		const char *st = pc_report_group_status(r, g);
+		int k = !strcmp(st, "pass")   ? 0
+			: !strcmp(st, "fail") ? 1
+			: !strcmp(st, "skip") ? 2
+					      : 3;
+
+		n[k]++;
+		fprintf(out, "%-5s ", run_word(st));
+		put(&x, s->id);
+		if (s->runs)
+			fprintf(out, " (%.0f ms)", s->time_ms);
+		if (s->runs > 1)
+			fprintf(out, " pass rate %u/%u, p95 %.0f ms", s->passes,
+				s->runs, s->p95_ms);
+		fputc('\n', out);
+		for (size_t i = 0; i < r->ncases; i++) {
+			const struct pc_case *c = &r->cases[i];
+			bool own = !strcmp(c->name, s->name);
+
+			if (c->group != g)
+				continue;
+			if ((own || k == 2) && c->message && *c->message) {
+				fputs("    ", out);
+				put(&x, own ? c->message : c->message);
+				fputc('\n', out);
+			}
+			if (own || (c->status != PC_CASE_FAIL &&
+				    c->status != PC_CASE_XFAIL))
+				continue;
+			fputs("  step ", out);
+			put(&x, c->name + (strncmp(c->name, s->name,
+						   strlen(s->name))
+						   ? 0
+						   : strlen(s->name) + 3));
+			fputs(":\n", out);
+			for (size_t f = 0; f < c->findings.nr; f++) {
+				if (c->findings.v[f].suppressed)
+					continue;
+				fputs("    ", out);
+				pc__report_escape(out, c->findings.v[f].message,
+						  esc_block);
+				fputc('\n', out);
+			}
+		}
+		if (s->skip && k == 2) {
+			fputs("    ", out);
+			put(&x, s->skip);
+			fputc('\n', out);
+		}
+	}
+	if (r->incomplete)
+		fputs("incomplete: the run was interrupted\n", out);
+	fprintf(out,
+		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
+		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
 }

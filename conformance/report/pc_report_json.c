@@ -62,16 +62,15 @@ static cJSON *loads(const struct pc_report *r)
 
 static cJSON *summary(const struct pc_report *r)
 {
-	struct pc__report_counts c;
+	const struct pc_report_counts *c = &r->counts;
 	cJSON *o = cJSON_CreateObject();
 
-	pc__report_count(r, &c);
-	cJSON_AddItemToObject(o, "errors", count(c.errors));
-	cJSON_AddItemToObject(o, "warnings", count(c.warnings));
-	cJSON_AddItemToObject(o, "notes", count(c.notes));
-	cJSON_AddItemToObject(o, "suppressed", count(c.suppressed));
+	cJSON_AddItemToObject(o, "errors", count(c->errors));
+	cJSON_AddItemToObject(o, "warnings", count(c->warnings));
+	cJSON_AddItemToObject(o, "notes", count(c->notes));
+	cJSON_AddItemToObject(o, "suppressed", count(c->suppressed));
 	cJSON_AddItemToObject(o, "cases", count(r->ncases));
-	cJSON_AddItemToObject(o, "failed_cases", count(c.failed));
+	cJSON_AddItemToObject(o, "failed_cases", count(c->failed));
 	cJSON_AddBoolToObject(o, "passed", !pc_report_failed(r));
 	return o;
 }
@@ -79,33 +78,21 @@ static cJSON *summary(const struct pc_report *r)
 static cJSON *findings(const struct pc_report *r)
 {
 	cJSON *a = cJSON_CreateArray();
+	size_t n;
+	const struct pc_finding **v = pc_report_findings(r, &n);
 
-	for (size_t i = 0; i < r->findings.nr; i++) {
-		const struct pc_finding *f = &r->findings.v[i];
-		const struct pc_rule *rule = f->rule;
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "id", rule->id);
-		cJSON_AddStringToObject(o, "severity",
-					pc_severity_name(rule->severity));
-		cJSON_AddItemToObject(o, "message", text(f->message));
-		cJSON_AddStringToObject(o, "fix", rule->fix);
-		cJSON_AddStringToObject(o, "rule", rule->spec);
-		cJSON_AddItemToObject(o, "file", text(f->file ? f->file : ""));
-		cJSON_AddItemToObject(o, "where",
-				      text(f->where ? f->where : ""));
-		cJSON_AddBoolToObject(o, "suppressed",
-				      pc__report_is_suppressed(r, f));
-		cJSON_AddItemToArray(a, o);
-	}
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, pc_finding_json(v[i]));
+	free(v);
 	return a;
 }
 
 static const char *status_name(enum pc_case_status st)
 {
-	return st == PC_CASE_FAIL   ? "fail"
-	       : st == PC_CASE_SKIP ? "skip"
-				    : "pass";
+	return st == PC_CASE_FAIL    ? "fail"
+	       : st == PC_CASE_SKIP  ? "skip"
+	       : st == PC_CASE_XFAIL ? "xfail"
+				     : "pass";
 }
 
 static cJSON *cases(const struct pc_report *r)
@@ -122,12 +109,91 @@ static cJSON *cases(const struct pc_report *r)
 		cJSON_AddItemToObject(o, "time_s", seconds(c->time_s));
 		cJSON_AddItemToObject(o, "message", text(c->message));
 		cJSON_AddItemToObject(o, "rule",
-				      text(pc__report_case_rule(c, NULL)));
+				      text(c->rule ? c->rule->id : NULL));
 		cJSON_AddItemToObject(o, "system_out", text(c->system_out));
 		cJSON_AddItemToObject(o, "system_err", text(c->system_err));
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
+}
+
+/* ---- `plugcheck run --format json` (docs/scenarios.md) ---- */
+
+/* The step name of a scenario case: "<scenario> / <step>" without the
+ * scenario's name. */
+static const char *step_name(const struct pc_group *g, const char *name)
+{
+	size_t n = strlen(g->name);
+
+	if (!strncmp(name, g->name, n) && !strncmp(name + n, " / ", 3))
+		return name + n + 3;
+	return name;
+}
+
+/* A scenario's own message: its skip reason, or the message of its
+ * scenario-level case (named as the scenario itself), or "". */
+static const char *group_message(const struct pc_report *r, size_t g)
+{
+	const struct pc_group *x = &r->groups[g - 1];
+
+	if (x->skip)
+		return x->skip;
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].group == g && !strcmp(r->cases[i].name, x->name))
+			return r->cases[i].message ? r->cases[i].message : "";
+	return "";
+}
+
+static cJSON *scenario(const struct pc_report *r, size_t g)
+{
+	const struct pc_group *x = &r->groups[g - 1];
+	cJSON *o = cJSON_CreateObject(), *steps = cJSON_CreateArray();
+
+	cJSON_AddItemToObject(o, "id", text(x->id));
+	cJSON_AddItemToObject(o, "file", text(x->file));
+	cJSON_AddItemToObject(o, "name", text(x->name));
+	cJSON_AddStringToObject(o, "status", pc_report_group_status(r, g));
+	cJSON_AddItemToObject(o, "message", text(group_message(r, g)));
+	cJSON_AddNumberToObject(o, "time_ms", x->time_ms);
+	cJSON_AddItemToObject(o, "runs", count(x->runs));
+	cJSON_AddItemToObject(o, "passes", count(x->passes));
+	cJSON_AddNumberToObject(o, "p95_ms", x->p95_ms);
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pc_case *c = &r->cases[i];
+		cJSON *st;
+
+		if (c->group != g || !strcmp(c->name, x->name))
+			continue;
+		st = cJSON_CreateObject();
+		cJSON_AddItemToObject(st, "name", text(step_name(x, c->name)));
+		cJSON_AddStringToObject(st, "status", status_name(c->status));
+		cJSON_AddItemToObject(st, "message",
+				      text(c->message ? c->message : ""));
+		cJSON_AddItemToObject(st, "exchange", text(c->system_out));
+		cJSON_AddNumberToObject(st, "time_ms",
+					(double)pc__report_ms(c->time_s));
+		cJSON_AddItemToArray(steps, st);
+	}
+	cJSON_AddItemToObject(o, "steps", steps);
+	cJSON_AddItemToObject(o, "updates",
+			      x->updates ? cJSON_Duplicate(x->updates, 1)
+					 : cJSON_CreateArray());
+	return o;
+}
+
+static cJSON *build_run(const struct pc_report *r)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	cJSON_AddItemToObject(o, "plugcheck_run", count(1));
+	if (r->incomplete)
+		cJSON_AddTrueToObject(o, "incomplete");
+	for (size_t g = 1; g <= r->ngroups; g++)
+		cJSON_AddItemToArray(a, scenario(r, g));
+	cJSON_AddItemToObject(o, "scenarios", a);
+	cJSON_AddItemToObject(o, "summary", summary(r));
+	cJSON_AddItemToObject(o, "findings", findings(r));
+	return o;
 }
 
 static cJSON *build(const struct pc_report *r)
@@ -157,7 +223,7 @@ static cJSON *build(const struct pc_report *r)
 int pc__report_json(const struct pc_report *r, FILE *out)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	cJSON *o = build(r);
+	cJSON *o = r->kind && !strcmp(r->kind, "run") ? build_run(r) : build(r);
 	int ret = pc_serde_print_pretty(o, &b);
 
 	cJSON_Delete(o);

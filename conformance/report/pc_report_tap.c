@@ -59,8 +59,8 @@ static void yaml_key(FILE *out, const char *key, const char *value)
 
 static void diagnostics(const struct pc_case *c, FILE *out)
 {
-	const struct pc_rule *rule;
-	const char *id = pc__report_case_rule(c, &rule);
+	const struct pc_rule *rule = c->rule;
+	const char *id = rule ? rule->id : NULL;
 
 	fputs("  ---\n", out);
 	yaml_key(out, "message", c->message ? c->message : "failed");
@@ -74,8 +74,9 @@ static void diagnostics(const struct pc_case *c, FILE *out)
 
 static void test_point(const struct pc_case *c, size_t n, FILE *out)
 {
-	fprintf(out, "%s %zu - ", c->status == PC_CASE_FAIL ? "not ok" : "ok",
-		n);
+	bool bad = c->status == PC_CASE_FAIL || c->status == PC_CASE_XFAIL;
+
+	fprintf(out, "%s %zu - ", bad ? "not ok" : "ok", n);
 	pc__report_escape(out, c->classname, esc_line);
 	fputs(": ", out);
 	pc__report_escape(out, c->name, esc_line);
@@ -86,16 +87,19 @@ static void test_point(const struct pc_case *c, size_t n, FILE *out)
 			pc__report_escape(out, c->message, esc_line);
 		}
 	}
+	if (c->status == PC_CASE_XFAIL) {
+		/* TAP's TODO: a known failure that does not fail the run */
+		fputs(" # TODO expected failure", out);
+	}
 	fputc('\n', out);
-	if (c->status == PC_CASE_FAIL)
+	if (bad)
 		diagnostics(c, out);
 }
 
 void pc__report_tap(const struct pc_report *r, FILE *out)
 {
-	struct pc__report_counts c;
+	const struct pc_report_counts c = r->counts;
 
-	pc__report_count(r, &c);
 	fprintf(out, "TAP version 13\n1..%zu\n", r->ncases);
 	for (size_t i = 0; i < r->ncases; i++)
 		test_point(&r->cases[i], i + 1, out);

@@ -1,21 +1,27 @@
-/* pc_runner.h - run loaded scenarios through the reference host
- * (pc_fire.h for every fire step) and judge their expectations.
+/* pc_runner.h - run loaded scenarios through the reference host and judge
+ * their expectations, into the one result type (pc_report.h).
  *
+ * Every fire step goes through the firing engine (pc_fire.h) with the
+ * plugin loaded once per scenario run; turn and lifecycle steps through
+ * the host's turn loop (pc_turn.h) with a scripted model (pc_mock.h).
  * Each scenario run gets a fresh temporary workspace (seeded with the
- * file's host.files) and a fresh HOME, both removed afterwards; the
- * emulated host's environment is PATH, HOME, TMPDIR and USER plus the
- * file's host.env. Steps run in order; after a failed step the rest are
+ * file's host.files), which is also the working directory of every
+ * script (R5.4), and a fresh HOME, both removed afterwards; the emulated
+ * host's environment is PATH, HOME, TMPDIR and USER plus the file's
+ * host.env. Steps run in order; after a failed step the rest are
  * reported as skipped.
  *
- * Results are JSON values (documented in docs/scenarios.md, "JSON
- * report"), so that worker processes can hand them to the parent: with
- * jobs > 1, pc_runner_run() forks that many worker PROCESSES (never
- * threads: pc_proc's sweep rule allows one run at a time per process),
- * each running every jobs-th scenario; the parent itself never spawns a
- * plugin meanwhile. A worker that dies makes its scenarios fail, never
- * vanish.
+ * Results: one report group per scenario (pc_group: id, file, name,
+ * runs, passes, times, --update values) and one case per step (class
+ * "plugcheck.scenario.<file stem>", name "<scenario> / <n>. <step>", the
+ * step's actual document as system_out). A failed step has a finding
+ * PC-SCN-001 naming every unmet expectation; a skipped scenario is one
+ * skipped case named as the scenario.
  *
- * Nothing here prints or exits (workers end with _exit in the child).
+ * Scenarios run in worker processes (pc_pool.h, -j N, N = 1 included):
+ * a plugin that kills or stops its parent is a finding (PC-PROC-004) of
+ * its scenario, the other scenarios run and the report is written.
+ * Nothing here prints or exits.
  */
 #ifndef PC_RUNNER_H
 #define PC_RUNNER_H
@@ -23,16 +29,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
-
-#include <cjson/cJSON.h>
-
-struct pc_sandbox;
 
 #include "pc_err.h"
-#include "pc_manifest.h"
 #include "pc_report.h"
 #include "pc_scenario.h"
+
+struct pc_sandbox;
 
 struct pc_run_item {
 	const struct pc_scenario_file *file; /* borrowed */
@@ -42,65 +44,68 @@ struct pc_run_item {
 struct pc_run_opts {
 	unsigned repeat; /* runs per scenario (0 or 1: once) */
 	bool update;	 /* collect actual values for !update expectations */
-	unsigned jobs;	 /* worker processes (0 or 1: run in-process) */
+	unsigned jobs;	 /* worker processes (0 or 1: one) */
 	/* NULL, or every plugin script runs under this sandbox (borrowed;
 	 * plugcheck run/check --sandbox, pc_sandbox.h) */
 	const struct pc_sandbox *sandbox;
 	/* NULL, or a flag a signal handler sets (README "Ctrl-C"): no
 	 * scenario starts after it is set, and the one it cut short (its
-	 * plugin was killed) is not judged; both get status "skip" with a
-	 * message starting "interrupted:". */
+	 * plugin was killed) is not judged; both are skipped with a message
+	 * starting "interrupted:". */
 	volatile sig_atomic_t *stop;
+	/* progress - called with each scenario's id as it starts; may be
+	 * NULL. */
+	void (*progress)(void *ctx, const char *label);
+	void *progress_ctx;
 };
 
-#define PC_RUN_OPTS_INIT                                \
-	{                                               \
-		.repeat = 1, .update = false, .jobs = 1, \
-		.sandbox = NULL, .stop = NULL             \
-	}
+#define PC_RUN_OPTS_INIT                                                 \
+	{ .repeat = 1, .update = false, .jobs = 1, .sandbox = NULL,      \
+	  .stop = NULL, .progress = NULL, .progress_ctx = NULL }
 
-/* pc_runner_run - run the `n` items; returns a new JSON array (caller
- * deletes) with one result object per item, in item order:
- *   {"id","file","name","status":"pass"|"fail"|"skip","message",
- *    "time_ms","runs","passes","p95_ms","steps":[{"name","status",
- *    "message","exchange","time_ms"}],"updates":[{"file","start","end",
- *    "text"}]}
- * Blocks for as long as the scenarios take (each exchange is bounded by
- * its entry point's timeout, pc_fire.h). */
-cJSON *pc_runner_run(const struct pc_run_item *items, size_t n,
-		     const struct pc_run_opts *o);
+/* pc_runner_validate - check every fire step of every scenario of `f`
+ * against its plugin as loaded by the host: the point must name a
+ * registered hook, a declared tool or command, an OAuth block or a memory
+ * provider (pc_fire_resolve). Returns 0, or PC_EPARSE with
+ * "FILE:LINE:COL: step 'NAME': REASON" in err. A plugin the host rejects
+ * is not an error here (the step shows the host's verdict). */
+int pc_runner_validate(const struct pc_scenario_file *f, struct pc_err *err);
+
+/* pc_runner_run - run the `n` items into `r`, in item order (groups and
+ * cases appended). Blocks for as long as the scenarios take (each
+ * exchange is bounded by its entry point's timeout, pc_fire.h). Returns
+ * 0, or PC_EIO when no worker process could be started (the items are
+ * then reported as lost: PC-INT-001, r->incomplete). */
+int pc_runner_run(const struct pc_run_item *items, size_t n,
+		  const struct pc_run_opts *o, struct pc_report *r,
+		  struct pc_err *err);
+
+/* pc_runner_baseline - apply a baseline of scenario ids known to fail
+ * (`ids`, borrowed) to the scenarios of `r`: a listed failing scenario's
+ * cases become expected failures (XFAIL: reported, not failing); a listed
+ * scenario that passes gets a finding PC-SCN-003 (it fails the run, so
+ * baselines cannot go stale). Call before pc_report_finish's final
+ * verdict; it finishes `r` itself to know what failed. */
+void pc_runner_baseline(struct pc_report *r, const struct pc_strvec *ids);
 
 /* pc_runner_apply_updates - rewrite, in the scenario files, every
  * expectation marked !update / "@update" with the actual value the
- * results recorded (as `!update <JSON>`). Returns the number of values
- * written (>= 0), or PC_EIO with the file named in err. */
-int pc_runner_apply_updates(const cJSON *results, struct pc_err *err);
+ * groups of `r` recorded (as `!update <JSON>`). Returns the number of
+ * values written (>= 0), or PC_EIO with the file named in err. */
+int pc_runner_apply_updates(const struct pc_report *r, struct pc_err *err);
 
-/* pc_runner_add_cases - one report case per step of every result
- * (classname "plugcheck.scenario.<file stem>", name "<scenario> / <n>.
- * <step>"), with the captured exchange as system_out; a skipped
- * scenario gives one skipped case. Copies what it needs. */
-void pc_runner_add_cases(const cJSON *results, struct pc_report *r);
+/* pc_runner_add_invalid - a case for scenario file `path` that did not
+ * load, with finding PC-SCN-002 carrying its located error (err->msg,
+ * "PATH:LINE:COL: ..."; line and column are parsed from it). */
+void pc_runner_add_invalid(struct pc_report *r, const char *path,
+			   const struct pc_err *err);
 
-/* pc_runner_check_tests - `plugcheck check PATH`'s hook: load every
- * `*.plugcheck.yaml` under PATH/tests/ (recursively, sorted), run them
- * in-process (under `sandbox` unless NULL) and add their cases to `r`. *results gets the results array
- * (caller deletes), NULL when there is no such file. Returns 0, or
- * PC_EPARSE with the first file's located error in err (nothing runs
- * then). */
-int pc_runner_check_tests(const char *plugin_dir,
-			  const struct pc_sandbox *sandbox, struct pc_report *r,
-			  cJSON **results, struct pc_err *err);
-
-/* pc_runner_failed - how many results have status "fail". */
-size_t pc_runner_failed(const cJSON *results);
-
-/* pc_runner_print - the human form of `results` to `out`: one line per
- * scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and p95 when
- * repeat > 1), every failed step's message, and a summary line. */
-void pc_runner_print(FILE *out, const cJSON *results, unsigned repeat);
-
-/* pc_runner_status - the "status" string of one result. */
-const char *pc_runner_status(const cJSON *result);
+/* pc_runner_check_tests - `plugcheck check PATH`'s part: every
+ * `*.plugcheck.yaml` under PATH/tests/ (recursively, sorted) loaded and
+ * run (with `o`) into `r`. A file that does not load is a case with
+ * finding PC-SCN-002 (the others still run). Returns how many files were
+ * found (0: none). */
+size_t pc_runner_check_tests(const char *plugin_dir,
+			     const struct pc_run_opts *o, struct pc_report *r);
 
 #endif

@@ -84,13 +84,13 @@ static void put_step(struct pc_buf *b, const struct pc_fire_opts *o,
 		put(b, 8, "plugin", p);
 		cJSON_Delete(p);
 	}
-	if (o->args_text) {
+	if (o->in.args) {
 		if (strncmp(o->point, "command:", 8) &&
-		    pc_serde_parse(o->args_text, strlen(o->args_text), &in,
+		    pc_serde_parse(o->in.args, strlen(o->in.args), &in,
 				   NULL) == 0) {
 			put(b, 8, "input", in);
 		} else {
-			cJSON *s = cJSON_CreateString(o->args_text);
+			cJSON *s = cJSON_CreateString(o->in.args);
 
 			put(b, 8, "input", s);
 			cJSON_Delete(s);
@@ -98,14 +98,14 @@ static void put_step(struct pc_buf *b, const struct pc_fire_opts *o,
 		cJSON_Delete(in);
 		in = NULL;
 	}
-	if (o->tool) {
-		cJSON *s = cJSON_CreateString(o->tool);
+	if (o->in.tool) {
+		cJSON *s = cJSON_CreateString(o->in.tool);
 
 		put(b, 8, "tool", s);
 		cJSON_Delete(s);
 	}
-	if (o->result_text &&
-	    pc_serde_parse(o->result_text, strlen(o->result_text), &in, NULL) ==
+	if (o->in.result &&
+	    pc_serde_parse(o->in.result, strlen(o->in.result), &in, NULL) ==
 		    0) {
 		put(b, 8, "result", in);
 		cJSON_Delete(in);

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -124,35 +125,48 @@ static const char *mentioned_by(const struct ictx *c, const char *word)
 	return NULL;
 }
 
+/* A finding about the install: in the case "<ID> <title>" of class
+ * plugcheck.install. */
+static void inst_find(struct ictx *c, const char *id, const char *file,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void inst_find(struct ictx *c, const char *id, const char *file,
+		      const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pc_report_find_static(c->r, "plugcheck.install", id, file, NULL, "%s",
+			      pc_buf_cstr(&b));
+	pc_buf_release(&b);
+}
+
 static void zip_findings(struct ictx *c)
 {
-	struct pc_findings *f = &c->r->findings;
 
 	for (size_t i = 0; i < c->z.no_exec.nr; i++) {
 		const char *rel = c->z.no_exec.v[i];
 		char *p = pc_fs_join(c->z.plugin_dir, rel);
 
 		if (is_script(c, rel))
-			pc_findings_add(
-				f, "PC-INST-001", rel,
+			inst_find(c, "PC-INST-001", rel,
 				"'%s' has no execute bit in the release zip and is not directly under hooks/, tools/ or oauth/, where the host adds one: the installed plugin fails to load",
 				rel);
 		else if (has_shebang(p))
-			pc_findings_add(
-				f, "PC-INST-002", rel,
+			inst_find(c, "PC-INST-002", rel,
 				"'%s' starts with #! but has no execute bit in the release zip, and the host does not add one",
 				rel);
 		free(p);
 	}
 	for (size_t i = 0; i < c->z.made_exec.nr; i++)
-		pc_findings_add(
-			f, "PC-INST-003", c->z.made_exec.v[i],
+		inst_find(c, "PC-INST-003", c->z.made_exec.v[i],
 			"'%s' has no execute bit in the release zip; the host's install adds one (mode | 0755)",
 			c->z.made_exec.v[i]);
 	for (size_t i = 0; i < c->z.symlinks.nr; i++)
-		pc_findings_add(
-			f,
-			is_script(c, c->z.symlinks.v[i]) ? "PC-INST-020"
+		inst_find(c, is_script(c, c->z.symlinks.v[i]) ? "PC-INST-020"
 							 : "PC-INST-022",
 			c->z.symlinks.v[i],
 			"'%s' is a symlink in the release zip; the host extracts it as a plain file holding the link text",
@@ -165,13 +179,11 @@ static void excluded(struct ictx *c, const char *rel)
 
 	base = base ? base + 1 : rel;
 	if ((by = needs(c, rel)))
-		pc_findings_add(
-			&c->r->findings, "PC-INST-010", by,
+		inst_find(c, "PC-INST-010", by,
 			"'%s' is needed ('%s') but the install does not copy '%s'",
 			by, by, rel);
 	else if ((by = mentioned_by(c, base)))
-		pc_findings_add(
-			&c->r->findings, "PC-INST-011", by,
+		inst_find(c, "PC-INST-011", by,
 			"'%s' mentions '%s', which the install does not copy ('%s')",
 			by, base, rel);
 }
@@ -217,8 +229,7 @@ static void judge_link(struct ictx *c, const char *rel, const char *p)
 	canon = pc_fs_realpath(p);
 	dest = pc_fs_realpath(c->res.dest);
 	if (!canon)
-		pc_findings_add(
-			&c->r->findings, "PC-INST-020", rel,
+		inst_find(c, "PC-INST-020", rel,
 			"symlink '%s' -> '%s' is recreated verbatim by the install and no longer resolves%s",
 			rel, target,
 			c->zip ? ""
@@ -226,8 +237,7 @@ static void judge_link(struct ictx *c, const char *rel, const char *p)
 	else if (dest &&
 		 !(!strncmp(canon, dest, strlen(dest)) &&
 		   (!canon[strlen(dest)] || canon[strlen(dest)] == '/')))
-		pc_findings_add(
-			&c->r->findings, "PC-INST-021", rel,
+		inst_find(c, "PC-INST-021", rel,
 			"symlink '%s' -> '%s' resolves outside the installed copy (%s)",
 			rel, target, canon);
 	free(canon);
@@ -353,7 +363,6 @@ static void installed_load(struct ictx *c)
 static void install_findings(struct ictx *c, const cJSON *manifest)
 {
 	const cJSON *name = pc_serde_get(manifest, "name");
-	struct pc_findings *f = &c->r->findings;
 
 	if (c->zip)
 		zip_findings(c);
@@ -362,17 +371,16 @@ static void install_findings(struct ictx *c, const cJSON *manifest)
 		walk_links(c, NULL);
 	for (size_t i = 0; cJSON_IsString(name) && i < 5; i++)
 		if (!strcmp(name->valuestring, staged[i]))
-			pc_findings_add(
-				f, "PC-INST-031", "plugin.json",
+			inst_find(c, "PC-INST-031", "plugin.json",
 				"every host stages a global plugin '%s' on first run, so it answers: plugin '%s' is already installed; remove it first or use a different name",
 				staged[i], staged[i]);
 	if (!c->install_error)
 		return;
 	if (strstr(c->install_error, "is already installed; remove it first"))
-		pc_findings_add(f, "PC-INST-030", "plugin.json", "%s",
+		inst_find(c, "PC-INST-030", "plugin.json", "%s",
 				c->install_error);
-	else if (!pc_findings_has(f, "PC-INST-001"))
-		pc_findings_add(f, "PC-INST-040", NULL, "%s", c->install_error);
+	else if (!pc_report_has(c->r, "PC-INST-001", NULL))
+		inst_find(c, "PC-INST-040", NULL, "%s", c->install_error);
 }
 
 static int setup(struct ictx *c, struct pc_err *err)
@@ -443,8 +451,8 @@ int pc_install_check_run(const struct pc_install_check_opts *o,
 	} else if (!rc) {
 		r->path = pc_xstrdup(o->source);
 		pc_report_add_load(r, "installed", false, c.install_error);
-		pc_findings_add(&r->findings, "PC-INST-040", NULL, "%s",
-				c.install_error);
+		pc_report_find_static(r, "plugcheck.install", "PC-INST-040",
+				      NULL, NULL, "%s", c.install_error);
 	}
 	if (c.tmp)
 		pc_fs_rm_rf(c.tmp);

@@ -1,4 +1,5 @@
-/* pc_suite.c - orchestration of `plugcheck check`: loads, cases, findings. */
+/* pc_suite.c - orchestration of `plugcheck check`: loads, static cases,
+ * the firing units, and the case helpers every unit uses. */
 #include "pc_suite.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@ bool pc__suite_stopped(struct pc__suite *s)
 {
 	if (s->o->stop && *s->o->stop)
 		s->r->incomplete = true;
-	return s->r->incomplete;
+	return s->o->stop && *s->o->stop;
 }
 
 void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
@@ -29,7 +30,7 @@ void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 
-	if (!s->o->progress)
+	if (!s->o->progress || s->quiet)
 		return;
 	va_start(ap, fmt);
 	pc_buf_vaddf(&b, fmt, ap);
@@ -38,32 +39,113 @@ void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
 	pc_buf_release(&b);
 }
 
-void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
-		    const char *fmt, ...)
+size_t pc__suite_begin(struct pc__suite *s, const char *cls, const char *name)
 {
-	struct pc_findings *f = &s->r->findings;
+	if (s->w) {
+		char *note = pc_xasprintf("%s: %s", cls, name);
+
+		pc_pool_note(s->w, note);
+		free(note);
+	}
+	return pc_report_add_case(s->r, cls, name, NULL, 0.0);
+}
+
+void pc__suite_find(struct pc__suite *s, size_t c, const char *id,
+		    const char *where, const char *fmt, ...)
+{
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 
 	/* After an interrupt plugcheck itself killed the plugin tree: what
 	 * the firing in progress saw (signal 9, no output) is not the
 	 * plugin's doing and must not be blamed on it. */
-	if (pc__suite_stopped(s))
+	if (pc__suite_stopped(s) || pc_report_has(s->r, id, where))
 		return;
-	for (size_t i = 0; i < f->nr; i++)
-		if (!strcmp(f->v[i].rule->id, id) && !strcmp(f->v[i].where, where))
-			return;
 	va_start(ap, fmt);
 	pc_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	pc_findings_add_at(f, id, where, "%s", pc_buf_cstr(&b));
+	pc_report_find(s->r, c, id, "plugin.json", where, "%s", pc_buf_cstr(&b));
 	pc_buf_release(&b);
+}
+
+/* Case `c` is over; in a worker, send every case up to the first one
+ * still open. */
+static void case_done(struct pc__suite *s, size_t c)
+{
+	size_t upto = s->sent;
+	char *frag;
+
+	if (!s->w)
+		return;
+	if (c >= s->ndone) {
+		s->done = pc_xreallocarray(s->done, s->r->ncases + 1,
+					   sizeof(*s->done));
+		memset(s->done + s->ndone, 0,
+		       (s->r->ncases + 1 - s->ndone) * sizeof(*s->done));
+		s->ndone = s->r->ncases + 1;
+	}
+	s->done[c] = true;
+	while (upto < s->r->ncases && upto < s->ndone && s->done[upto])
+		upto++;
+	if (upto == s->sent)
+		return;
+	frag = pc_report_fragment(s->r, s->sent, upto);
+	pc_pool_send(s->w, frag, strlen(frag));
+	free(frag);
+	s->sent = upto;
+}
+
+void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f)
+{
+	if (f) {
+		char *out = pc_fire_text(f);
+
+		free(s->r->cases[c].system_out);
+		s->r->cases[c].system_out = out;
+		s->r->cases[c].time_s = (double)f->x.proc.wall_ms / 1000.0;
+		if (f->x.log.nr) {
+			struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+			for (size_t i = 0; i < f->x.log.nr; i++)
+				pc_buf_addf(&b, "%s\n", f->x.log.v[i]);
+			pc_report_set_err(s->r, c, pc_buf_cstr(&b));
+			pc_buf_release(&b);
+		}
+	}
+	if (pc__suite_stopped(s))
+		pc_report_skip(s->r, c,
+			       "interrupted: plugcheck was stopped during this "
+			       "firing and killed the plugin; not judged");
+	case_done(s, c);
+}
+
+void pc__suite_skip(struct pc__suite *s, const char *cls, const char *name,
+		    const char *why)
+{
+	size_t c = pc_report_add_case(s->r, cls, name, NULL, 0.0);
+
+	pc_report_skip(s->r, c, why);
+	case_done(s, c);
 }
 
 void pc__suite_host(struct pc__suite *s, struct pc_host *h)
 {
 	pc_host_init(h, s->env.v, s->ws, s->session);
+	pc_host_set_cwd(h, s->ws);
 	h->sandbox = s->o->sandbox;
+}
+
+void pc__suite_fire(struct pc__suite *s, const struct pc_fire_point *pt,
+		    const struct pc_fire_input *in, const char *cwd,
+		    struct pc_fire *f)
+{
+	struct pc_host h;
+
+	pc__suite_host(s, &h);
+	if (cwd)
+		pc_host_set_cwd(&h, cwd);
+	pc_fire_exchange(&h, s->p, pt, in, f, NULL);
+	pc_host_release(&h);
 }
 
 static char *joined(const struct pc_strvec *v)
@@ -75,33 +157,43 @@ static char *joined(const struct pc_strvec *v)
 	return pc_buf_detach(&b, NULL);
 }
 
-void pc__suite_sandbox(struct pc__suite *s, const char *where,
+void pc__suite_sandbox(struct pc__suite *s, size_t c, const char *where,
 		       const struct pc_exchange *x)
 {
-	const struct pc_sandbox_obs *o = &x->sandbox;
-	char *list;
+	static const struct {
+		const char *id, *verb, *rest;
+	} kinds[] = {
+		{ "PC-SBX-001", "connected to",
+		  ", but the capabilities do not include access_network (the sandbox refused it)" },
+		{ "PC-SBX-002", "wrote",
+		  ", but the capabilities do not include write_workspace (the sandbox refused it)" },
+		{ "PC-SBX-003", "wrote",
+		  ", outside the workspace, HOME and TMPDIR (the sandbox refused it)" },
+	};
+	const struct pc_strvec *lists[] = { &x->sandbox.net,
+					    &x->sandbox.ws_writes,
+					    &x->sandbox.out_writes };
 
-	if (o->net.nr) {
-		list = joined(&o->net);
-		pc__suite_find(s, "PC-SBX-001", where,
-			       "connected to %s, but the capabilities do not include access_network (the sandbox refused it)",
-			       list);
+	for (size_t i = 0; i < 3; i++) {
+		char *list;
+
+		if (!lists[i]->nr)
+			continue;
+		list = joined(lists[i]);
+		pc__suite_find(s, c, kinds[i].id, where, "%s %s%s", kinds[i].verb,
+			       list, kinds[i].rest);
 		free(list);
 	}
-	if (o->ws_writes.nr) {
-		list = joined(&o->ws_writes);
-		pc__suite_find(s, "PC-SBX-002", where,
-			       "wrote %s, but the capabilities do not include write_workspace (the sandbox refused it)",
-			       list);
-		free(list);
-	}
-	if (o->out_writes.nr) {
-		list = joined(&o->out_writes);
-		pc__suite_find(s, "PC-SBX-003", where,
-			       "wrote %s, outside the workspace, HOME and TMPDIR (the sandbox refused it)",
-			       list);
-		free(list);
-	}
+}
+
+void pc__suite_leftovers(struct pc__suite *s, size_t c, const char *where,
+			 const struct pc_exchange *x)
+{
+	if (x->proc.leftover_processes > 0 && !x->proc.exited_before_eof)
+		pc__suite_find(s, c, "PC-PROC-001", where,
+			       "%d process(es) still running after the answer",
+			       x->proc.leftover_processes);
+	pc__suite_sandbox(s, c, where, x);
 }
 
 cJSON *pc__suite_answer(const struct pc_exchange *x)
@@ -118,190 +210,70 @@ cJSON *pc__suite_answer(const struct pc_exchange *x)
 	return v;
 }
 
-static void show(struct pc_buf *b, const char *label, const struct pc_buf *d)
-{
-	size_t max = 2048, n = d->len < max ? d->len : max;
-
-	pc_buf_addf(b, "%s (%zu bytes):\n", label, d->len);
-	pc_rust_lossy_utf8(b, d->data ? d->data : "", n);
-	if (n < d->len)
-		pc_buf_addf(b, "\n... %zu more bytes", d->len - n);
-	pc_buf_adds(b, "\n");
-}
-
-static char *exchange_text(const struct pc_exchange *x, const char *verdict)
-{
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	const struct pc_proc_result *p = &x->proc;
-
-	pc_buf_adds(&b, "argv:");
-	for (size_t i = 0; i < x->argv.nr; i++)
-		pc_buf_addf(&b, " %s", x->argv.v[i]);
-	pc_buf_adds(&b, "\n");
-	show(&b, "stdin", &x->stdin_json);
-	if (x->spawned) {
-		show(&b, "stdout", &p->out);
-		show(&b, "stderr", &p->err);
-		pc_buf_addf(&b, "process: %s", pc_proc_outcome_name(p->outcome));
-		if (p->has_status) {
-			pc_buf_adds(&b, ", ");
-			pc_rust_exit_status(&b, p->term_signal != 0,
-					    p->term_signal ? p->term_signal
-							   : p->exit_code,
-					    p->core_dumped);
-		}
-		pc_buf_addf(&b, ", %lld ms, %d leftover process(es)\n",
-			    (long long)p->wall_ms, p->leftover_processes);
-	} else {
-		pc_buf_adds(&b, "not spawned\n");
-	}
-	if (x->sandbox.trace_error) /* PC-SBX-* of this firing may be missing */
-		pc_buf_addf(&b, "sandbox incomplete: %s\n",
-			    x->sandbox.trace_error);
-	pc_buf_addf(&b, "verdict: %s\n", verdict);
-	return pc_buf_detach(&b, NULL);
-}
-
-void pc__suite_case(struct pc__suite *s, const char *classname,
-		    const char *name, size_t from,
-		    const struct pc_exchange *x, const char *verdict)
-{
-	char *out = x ? exchange_text(x, verdict) : NULL;
-	double t = x ? (double)x->proc.wall_ms / 1000.0 : 0.0;
-	bool cut = pc__suite_stopped(s);
-	struct pc_case *c;
-
-	c = pc_report_add_case(s->r, classname, name,
-			       cut ? PC_CASE_SKIP : PC_CASE_PASS,
-			       cut ? "interrupted: plugcheck was stopped during "
-				     "this firing and killed the plugin; not judged"
-				   : NULL,
-			       out ? out : verdict, t);
-	free(out);
-	if (x && x->log.nr) {
-		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-
-		for (size_t i = 0; i < x->log.nr; i++)
-			pc_buf_addf(&b, "%s\n", x->log.v[i]);
-		c->system_err = pc_buf_detach(&b, NULL);
-	}
-	pc__suite_range(s, from, s->r->findings.nr, NULL);
-}
-
-void pc__suite_range(struct pc__suite *s, size_t from, size_t to,
-		     const char *rule_id)
-{
-	s->ranges = pc_xreallocarray(s->ranges, s->nranges + 1,
-				     sizeof(*s->ranges));
-	s->ranges[s->nranges] = (struct pc__range){ from, to, rule_id };
-	s->nranges++;
-}
-
-void pc__suite_skip(struct pc__suite *s, const char *classname,
-		    const char *name, const char *why)
-{
-	pc_report_add_case(s->r, classname, name, PC_CASE_SKIP, why, NULL, 0.0);
-	pc__suite_range(s, s->r->findings.nr, s->r->findings.nr, NULL);
-}
-
-void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule)
-{
-	char *name = pc_xasprintf("%s %s", rule->id, rule->title);
-
-	pc_report_add_case(s->r, "plugcheck.static", name, PC_CASE_PASS, NULL,
-			   NULL, 0.0);
-	free(name);
-	pc__suite_range(s, 0, 0, rule->id);
-}
-
 const char *pc__suite_getenv(const struct pc__suite *s, const char *name)
 {
 	return pc_strvec_env_get(s->env.v, name);
 }
 
-/* After suppression: a case fails when one of its findings fails the run. */
-static void finalize_cases(struct pc__suite *s)
+static const char *verdict_text(const struct pc_fire *f)
 {
-	struct pc_findings *f = &s->r->findings;
-
-	for (size_t i = 0; i < s->nranges && i < s->r->ncases; i++) {
-		struct pc_case *c = &s->r->cases[i];
-		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-
-		const char *id = s->ranges[i].rule_id;
-		size_t from = id ? 0 : s->ranges[i].from;
-		size_t to = id ? f->nr : s->ranges[i].to;
-
-		for (size_t k = from; k < to; k++) {
-			enum pc_severity sev = f->v[k].rule->severity;
-
-			if ((id && strcmp(f->v[k].rule->id, id)) ||
-			    f->v[k].suppressed ||
-			    !(sev == PC_SEV_ERROR ||
-			      (sev == PC_SEV_WARNING && s->r->strict)))
-				continue;
-			pc_buf_addf(&b, "%s%s: %s", b.len ? "; " : "",
-				    f->v[k].rule->id, f->v[k].message);
-		}
-		if (b.len) {
-			c->status = PC_CASE_FAIL;
-			free(c->message);
-			c->message = pc_buf_detach(&b, NULL);
-		}
-		pc_buf_release(&b);
+	switch (f->kind) {
+	case PC_FIRE_HOOK:
+		return f->hook.reason ? f->hook.reason : "";
+	case PC_FIRE_MEMORY:
+		return f->mem.output ? f->mem.output : "";
+	case PC_FIRE_OAUTH:
+		return f->oauth.message ? f->oauth.message : "";
+	default:
+		return f->call.output ? f->call.output : "";
 	}
 }
 
-static bool covered(const struct pc__suite *s, size_t k)
+static int outcome_of(const struct pc_fire *f)
 {
-	const struct pc_finding *f = &s->r->findings.v[k];
-
-	for (size_t i = 0; i < s->nranges; i++) {
-		const struct pc__range *g = &s->ranges[i];
-
-		if (g->rule_id ? !strcmp(g->rule_id, f->rule->id)
-			       : (k >= g->from && k < g->to))
-			return true;
-	}
-	return false;
-}
-
-/* A finding that fails the run but belongs to no case (e.g. the latency
- * verdict, reached after its firings' cases) gets a case of its own, so
- * JUnit and TAP show every reason for a failing exit status. */
-static void orphan_cases(struct pc__suite *s)
-{
-	size_t n = s->r->findings.nr;
-
-	for (size_t k = 0; k < n; k++) {
-		const struct pc_finding *f = &s->r->findings.v[k];
-		enum pc_severity sev = f->rule->severity;
-		char *name;
-
-		if (f->suppressed || covered(s, k) ||
-		    !(sev == PC_SEV_ERROR ||
-		      (sev == PC_SEV_WARNING && s->r->strict)))
-			continue;
-		name = pc_xasprintf("%s %s%s%s", f->rule->id, f->rule->title,
-				    *f->where ? " at " : "", f->where);
-		pc_report_add_case(s->r, "plugcheck.findings", name,
-				   PC_CASE_PASS, NULL, NULL, 0.0);
-		free(name);
-		pc__suite_range(s, k, k + 1, NULL);
+	switch (f->kind) {
+	case PC_FIRE_HOOK:
+		return (int)f->hook.outcome;
+	case PC_FIRE_MEMORY:
+		return (int)f->mem.outcome;
+	case PC_FIRE_OAUTH:
+		return (int)f->oauth.outcome;
+	default:
+		return (int)f->call.outcome;
 	}
 }
 
-static void suppress(struct pc__suite *s)
+bool pc__suite_same(const struct pc_fire *a, const struct pc_fire *b)
 {
-	struct pc_findings *f = &s->r->findings;
-	const struct pc_strvec *ig = s->o->ignore;
+	return a->passed == b->passed && outcome_of(a) == outcome_of(b) &&
+	       !strcmp(verdict_text(a), verdict_text(b));
+}
 
-	for (size_t i = 0; ig && i < ig->nr; i++) {
-		pc_strvec_push(&s->r->suppressed_ids, ig->v[i]);
-		for (size_t k = 0; k < f->nr; k++)
-			if (!strcmp(f->v[k].rule->id, ig->v[i]))
-				f->v[k].suppressed = true;
+void pc__suite_cwd_check(struct pc__suite *s, size_t c, const char *where,
+			 const struct pc_fire_point *pt,
+			 const struct pc_fire_input *in,
+			 const struct pc_fire *f)
+{
+	struct pc_fire again = PC_FIRE_INIT, there = PC_FIRE_INIT;
+	const char *dir = s->p->source_path ? s->p->source_path : s->p->dir;
+
+	if (pc__suite_stopped(s) || !dir)
+		return;
+	pc__suite_fire(s, pt, in, NULL, &again);
+	if (!pc__suite_stopped(s) && pc__suite_same(f, &again)) {
+		pc__suite_fire(s, pt, in, dir, &there);
+		if (!pc__suite_stopped(s) && !pc__suite_same(f, &there))
+			pc__suite_find(
+				s, c, "PC-ENV-003", where,
+				"answers differently when its working directory is the plugin directory (%s%s%s) than in the workspace (%s%s%s): it reads files relative to the working directory, which the host never sets (R5.4)",
+				there.passed ? "passes" : "fails",
+				*verdict_text(&there) ? ": " : "",
+				verdict_text(&there),
+				f->passed ? "passes" : "fails",
+				*verdict_text(f) ? ": " : "", verdict_text(f));
 	}
+	pc_fire_release(&again);
+	pc_fire_release(&there);
 }
 
 /* R1.7: how the host loads the plugin from a global root, and from a
@@ -315,13 +287,11 @@ static void load_as(struct pc__suite *s, const char *as, bool global,
 			   : pc_xasprintf("%s/.catalyst-code/plugins", ws);
 	char *abs = pc_fs_realpath(s->o->path);
 	char *link = pc_fs_join(dir, "plugin");
-	struct pc_registry_opts ro = { .home = home, .workspace = ws,
-				       .trust_project = trust,
-				       .menv = s->o->menv };
-	struct pc_registry reg = PC_REGISTRY_INIT;
 	struct pc_manifest_env menv = { home, NULL };
+	struct pc_registry_opts ro = { .home = home, .workspace = ws,
+				       .trust_project = trust, .menv = &menv };
+	struct pc_registry reg = PC_REGISTRY_INIT;
 
-	ro.menv = &menv;
 	pc_fs_mkdir_p(dir, NULL);
 	pc_fs_mkdir_p(ws, NULL);
 	if (abs && symlink(abs, link) == 0) {
@@ -430,14 +400,18 @@ void pc__suite_fresh_dirs(struct pc__suite *s)
 	free(tmp);
 }
 
-static int make_dirs(struct pc__suite *s, struct pc_err *err)
+int pc__suite_dirs(struct pc__suite *s, const char *parent, struct pc_err *err)
 {
-	s->tmp = pc_fs_mkdtemp("check");
-	if (!s->tmp)
+	if (parent) {
+		s->tmp = pc_xasprintf("%s/w%d", parent, (int)getpid());
+		if (pc_fs_mkdir_p(s->tmp, err) < 0)
+			return PC_EIO;
+	} else if (!(s->tmp = pc_fs_mkdtemp("check"))) {
 		return pc_err_set_errno(err, PC_EIO, errno,
 					"cannot create a temporary directory in %s "
 					"(TMPDIR; set it to a writable directory)",
 					pc_fs_tmpdir());
+	}
 	s->home = pc_fs_join(s->tmp, "home");
 	s->ws = pc_fs_join(s->tmp, "workspace");
 	s->session = pc_xasprintf("%s/.catalyst-code/sessions/1700000000000000000.jsonl",
@@ -445,76 +419,94 @@ static int make_dirs(struct pc__suite *s, struct pc_err *err)
 	pc_fs_mkdir_p(s->home, NULL);
 	pc_fs_mkdir_p(s->ws, NULL);
 	seed_workspace(s);
+	setup_env(s);
 	return 0;
 }
 
-int pc__suite_dirs(struct pc__suite *s, struct pc_err *err)
+/* The static cases: one per rule pc_lint may raise, holding its findings
+ * (a finding of another rule gets a case of its own). */
+static void static_cases(struct pc__suite *s, struct pc_lint *l)
 {
-	int rc = make_dirs(s, err);
+	for (size_t i = 0; i < pc_lint_nrules; i++)
+		pc_report_static_case(s->r, "plugcheck.static",
+				      pc_rule_find(pc_lint_rules[i]));
+	for (size_t i = 0; i < l->findings.nr; i++) {
+		size_t c = pc_report_static_case(s->r, "plugcheck.static",
+						 l->findings.v[i].rule);
+		struct pc_finding *f =
+			pc_findings_push(&s->r->cases[c].findings,
+					 &l->findings.v[i]);
 
-	if (!rc)
-		setup_env(s);
-	return rc;
+		f->seq = s->r->next_seq++;
+	}
+	pc_findings_release(&l->findings);
 }
 
-static void run_loaded(struct pc__suite *s)
+static void load_plugin(struct pc__suite *s, struct pc_lint *l)
 {
-	pc__suite_static(s);
-	if (s->o->jobs > 1) {
-		if (!pc__suite_stopped(s))
-			pc__suite_parallel(s, s->o->jobs);
+	struct pc_report *r = s->r;
+
+	pc__suite_progress(s, "loading %s", s->o->path);
+	pc_lint_plugin(s->o->path, s->o->menv, pc__suite_getenv(s, "PATH"), l);
+	r->loaded = l->plugin != NULL;
+	r->host_error = l->host_error ? pc_xstrdup(l->host_error) : NULL;
+	for (size_t i = 0; i < l->host_log.nr; i++)
+		pc_strvec_push(&r->host_log, l->host_log.v[i]);
+	pc_report_add_load(r, "plugin_dir", r->loaded,
+			   l->host_log.nr ? l->host_log.v[l->host_log.nr - 1]
+					  : "");
+	if (!l->plugin)
 		return;
-	}
-	if (!pc__suite_stopped(s))
-		pc__suite_hooks(s);
-	if (!pc__suite_stopped(s))
-		pc__suite_tools(s);
-	if (!pc__suite_stopped(s))
-		pc__suite_commands(s);
-	if (!pc__suite_stopped(s))
-		pc__suite_memory(s);
-	if (!pc__suite_stopped(s))
-		pc__suite_oauth(s);
+	r->name = pc_xstrdup(l->plugin->name);
+	r->version = pc_xstrdup(l->plugin->version);
+	for (size_t i = 0; i < l->plugin->capabilities.nr; i++)
+		pc_strvec_push(&r->capabilities, l->plugin->capabilities.v[i]);
+	s->p = l->plugin;
+	load_as(s, "global", true, false);
+	load_as(s, "project", false, false);
+	load_as(s, "project_trusted", false, true);
+	load_over_global(s);
+}
+
+int pc_suite_static(const struct pc_suite_opts *o, struct pc_report *r,
+		    struct pc_err *err)
+{
+	struct pc__suite s = { .o = o, .r = r, .run = r, .env = PC_STRVEC_INIT };
+	struct pc_lint l = PC_LINT_INIT;
+	int rc;
+
+	if ((rc = pc__suite_dirs(&s, NULL, err)))
+		return rc;
+	r->path = pc_xstrdup(o->path);
+	r->strict = o->strict;
+	load_plugin(&s, &l);
+	static_cases(&s, &l);
+	pc_lint_release(&l);
+	pc_fs_rm_rf(s.tmp);
+	free(s.tmp);
+	free(s.home);
+	free(s.ws);
+	free(s.session);
+	pc_strvec_release(&s.env);
+	return 0;
 }
 
 int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 		 struct pc_err *err)
 {
-	struct pc__suite s = { .o = o, .r = r, .env = PC_STRVEC_INIT };
+	struct pc__suite s = { .o = o, .r = r, .run = r, .env = PC_STRVEC_INIT };
 	struct pc_lint l = PC_LINT_INIT;
 	int64_t t0 = pc_time_now_ms();
 	int rc;
 
-	if ((rc = pc__suite_dirs(&s, err)))
+	if ((rc = pc__suite_dirs(&s, NULL, err)))
 		return rc;
 	r->path = pc_xstrdup(o->path);
 	r->strict = o->strict;
-	pc__suite_progress(&s, "loading %s", o->path);
-	pc_lint_plugin(o->path, o->menv, pc__suite_getenv(&s, "PATH"), &l);
-	r->loaded = l.plugin != NULL;
-	r->host_error = l.host_error ? pc_xstrdup(l.host_error) : NULL;
-	pc_report_add_load(r, "plugin_dir", r->loaded,
-			   l.host_log.nr ? l.host_log.v[l.host_log.nr - 1] : "");
-	r->findings = l.findings;
-	l.findings = (struct pc_findings)PC_FINDINGS_INIT;
-	if (l.plugin) {
-		r->name = pc_xstrdup(l.plugin->name);
-		r->version = pc_xstrdup(l.plugin->version);
-		for (size_t i = 0; i < l.plugin->capabilities.nr; i++)
-			pc_strvec_push(&r->capabilities, l.plugin->capabilities.v[i]);
-		s.p = l.plugin;
-		load_as(&s, "global", true, false);
-		load_as(&s, "project", false, false);
-		load_as(&s, "project_trusted", false, true);
-		load_over_global(&s);
-		run_loaded(&s);
-	} else {
-		pc__suite_case(&s, "plugcheck.load", "host loads the plugin", 0,
-			       NULL, r->host_error);
-	}
-	suppress(&s);
-	orphan_cases(&s);
-	finalize_cases(&s);
+	load_plugin(&s, &l);
+	static_cases(&s, &l);
+	if (l.plugin && !pc__suite_stopped(&s))
+		pc__suite_units(&s, o->jobs);
 	r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
 	pc_lint_release(&l);
 	pc_fs_rm_rf(s.tmp);
@@ -522,8 +514,8 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 	free(s.home);
 	free(s.ws);
 	free(s.session);
-	free(s.ranges);
 	free(s.mem_timeout);
+	free(s.done);
 	pc_strvec_release(&s.env);
 	return 0;
 }

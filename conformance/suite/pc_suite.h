@@ -15,7 +15,11 @@
  * case per check and per firing.
  *
  * Every firing runs with a throwaway HOME and workspace that are removed
- * afterwards; plugin processes are swept after every call (pc_proc.h).
+ * afterwards, the workspace being the script's working directory (as
+ * when the host is started in the workspace, R4.5, R5.4); plugin
+ * processes are swept after every call (pc_proc.h). The firings run in
+ * worker processes (pc_pool.h), so a plugin that kills or stops its
+ * parent is a finding (PC-PROC-004), never a lost report.
  * Blocks for the sum of the firings; each is bounded by its own timeout
  * (OAuth login/complete probes are capped at PC_SUITE_OAUTH_CAP_MS), and
  * at most PC_SUITE_MAX_FIRED tools and commands are fired.
@@ -63,6 +67,12 @@ struct pc_suite_opts {
 	 * reported (PC-SBX-*; plugcheck check --sandbox). Borrowed. */
 	const struct pc_sandbox *sandbox;
 };
+
+/* pc_suite_static - what `plugcheck lint` reports: the loads and the
+ * static cases of pc_suite_run(), without running any plugin script.
+ * Same returns as pc_suite_run(). */
+int pc_suite_static(const struct pc_suite_opts *o, struct pc_report *r,
+		    struct pc_err *err);
 
 /* pc_suite_run - run the suite on o->path into `r` (PC_REPORT_INIT; the
  * caller releases it with pc_report_release). Returns 0 whenever a report

@@ -1,26 +1,37 @@
-/* pc_suite_impl.h - private to conformance/suite: the state of one run. */
+/* pc_suite_impl.h - private to conformance/suite: the state of one run.
+ *
+ * The parent process loads the plugin, makes the static cases and hands
+ * the firing units (one hook point, one tool, one command, the memory
+ * round trip, the OAuth actions, the skipped rest) to worker processes
+ * (pc_pool.h). In a worker, `r` is the unit's own report, and every case
+ * it finishes is sent to the parent at once, so that a worker the plugin
+ * kills keeps what it did.
+ */
 #ifndef PC_SUITE_IMPL_H
 #define PC_SUITE_IMPL_H
 
+#include "pc_fire.h"
 #include "pc_host.h"
+#include "pc_pool.h"
 #include "pc_suite.h"
-
-struct pc__range {
-	size_t from, to;     /* findings [from, to) belong to the case */
-	const char *rule_id; /* or: every finding with this rule id */
-};
 
 struct pc__suite {
 	const struct pc_suite_opts *o;
-	struct pc_report *r;
+	struct pc_report *r;	  /* the run's report, or (in a worker) the
+				     unit's */
+	struct pc_report *run;	  /* the run's report (parent) */
 	struct pc_plugin *p;	  /* loaded from the plugin directory */
 	struct pc_strvec env;	  /* the emulated host's environment */
 	char *tmp;		  /* root of this run's temporary files */
 	char *home, *ws, *session;
-	struct pc__range *ranges; /* one per report case */
-	size_t nranges;
 	char *mem_timeout;	  /* the memory action that timed out, or
 				     NULL: later actions are skipped */
+	struct pc_pool_worker *w; /* in a worker: where cases go */
+	size_t sent;		  /* cases of `r` already sent */
+	bool *done;		  /* per case of `r`: ended (sent in order,
+				     once every earlier one is) */
+	size_t ndone;
+	bool quiet;		  /* a worker: the parent shows progress */
 };
 
 /* True when the run was asked to stop (the report is then incomplete). */
@@ -28,72 +39,87 @@ bool pc__suite_stopped(struct pc__suite *s);
 /* Announce a step to the progress callback. */
 void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Add a finding once per (id, where). */
-void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Start a host with the run's environment, workspace and session. */
+
+/* pc__suite_begin - a new case of class `cls` named `name` for what is
+ * about to run (in a worker, also the pool's note). Returns its index. */
+size_t pc__suite_begin(struct pc__suite *s, const char *cls,
+		       const char *name);
+/* pc__suite_find - add a finding to case `c`, once per (id, where) in the
+ * report; none after an interrupt (plugcheck itself killed the plugin). */
+void pc__suite_find(struct pc__suite *s, size_t c, const char *id,
+		    const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* pc__suite_end - case `c` is done: `f` (may be NULL) gives its
+ * system_out (the exchange as `plugcheck fire` shows it), time and
+ * system_err (host log); after an interrupt it is skipped as not judged.
+ * In a worker the finished cases go to the parent. */
+void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f);
+/* pc__suite_skip - a skipped case with the reason `why`. */
+void pc__suite_skip(struct pc__suite *s, const char *cls, const char *name,
+		    const char *why);
+
+/* Start a host with the run's environment, workspace (also its cwd,
+ * R5.4) and session. */
 void pc__suite_host(struct pc__suite *s, struct pc_host *h);
-/* Record a case whose findings are those added since `from`. `x` (may
- * be NULL) and `verdict` go to system-out. */
-void pc__suite_case(struct pc__suite *s, const char *classname,
-		    const char *name, size_t from,
-		    const struct pc_exchange *x, const char *verdict);
-/* Give the case just added its findings: [from, to) of s->r->findings,
- * or (rule_id not NULL) every finding of that rule. rule_id is borrowed
- * (a rule table string). */
-void pc__suite_range(struct pc__suite *s, size_t from, size_t to,
-		     const char *rule_id);
-/* Record a skipped case with the reason `why` and no findings. */
-void pc__suite_skip(struct pc__suite *s, const char *classname,
-		    const char *name, const char *why);
-/* Record a case covering every finding of rule `id` (static checks). */
-void pc__suite_rule_case(struct pc__suite *s, const struct pc_rule *rule);
+/* pc__suite_fire - fire `pt` with `in` through a fresh host whose cwd is
+ * `cwd` (NULL: the workspace) into `f` (PC_FIRE_INIT; caller releases). */
+void pc__suite_fire(struct pc__suite *s, const struct pc_fire_point *pt,
+		    const struct pc_fire_input *in, const char *cwd,
+		    struct pc_fire *f);
 /* PC-SBX-*: what the script of `x` tried beyond its capabilities under
- * --sandbox (nothing without it). */
-void pc__suite_sandbox(struct pc__suite *s, const char *where,
+ * --sandbox (nothing without it), as findings of case `c`. */
+void pc__suite_sandbox(struct pc__suite *s, size_t c, const char *where,
 		       const struct pc_exchange *x);
+/* PC-PROC-001 and PC-SBX-*: what a finished exchange left behind. */
+void pc__suite_leftovers(struct pc__suite *s, size_t c, const char *where,
+			 const struct pc_exchange *x);
 /* The value of NAME in the run's environment, or NULL. */
 const char *pc__suite_getenv(const struct pc__suite *s, const char *name);
 /* Lossy-decoded, trimmed stdout of `x` parsed as JSON, or NULL. */
 cJSON *pc__suite_answer(const struct pc_exchange *x);
+/* pc__suite_same - two firings of one point gave the same verdict
+ * (outcome, allow/ok, reason or output): a script that does not depend
+ * on anything but its input. */
+bool pc__suite_same(const struct pc_fire *a, const struct pc_fire *b);
+/* pc__suite_cwd_check - PC-ENV-003 on case `c`: `f` fired in the
+ * workspace; fire `pt` again there and in the plugin directory, and when
+ * the workspace answers agree with each other but not with the plugin
+ * directory's, the script depends on its working directory (R5.4). */
+void pc__suite_cwd_check(struct pc__suite *s, size_t c, const char *where,
+			 const struct pc_fire_point *pt,
+			 const struct pc_fire_input *in,
+			 const struct pc_fire *f);
 
 /* pc__suite_fresh_dirs - empty the run's HOME, workspace (hello.txt
  * written again) and TMPDIR, keeping their paths. Called at the start of
- * every unit - one hook point, tool, command, the memory round trip, the
- * OAuth actions - so that no unit sees what another left, and the report
- * does not depend on the order or the worker (check -j) that ran them.
- * Best effort: a directory that cannot be made fails the firings that
- * need it. */
+ * every unit so that no unit sees what another left, and the report does
+ * not depend on the order or the worker that ran them. Best effort: a
+ * directory that cannot be made fails the firings that need it. */
 void pc__suite_fresh_dirs(struct pc__suite *s);
 
-/* Create the run's temporary directory (s->tmp, home, ws, session) and
- * its environment (s->env, which must be empty). PC_EIO with err set when
- * no temporary directory can be made. */
-int pc__suite_dirs(struct pc__suite *s, struct pc_err *err);
+/* Create the temporary directory (s->tmp, home, ws, session) under
+ * `parent` (NULL: $TMPDIR) and the environment (s->env, which must be
+ * empty). PC_EIO with err set when no temporary directory can be made. */
+int pc__suite_dirs(struct pc__suite *s, const char *parent,
+		   struct pc_err *err);
 
-/* The firing steps. Each appends its cases and findings to s->r in the
- * same order whether it runs in plugcheck or in a -j worker. */
-void pc__suite_hooks(struct pc__suite *s);
-/* One present hook point `i`: realistic input, latency, probes. */
+/* The units: one present hook point `i` (realistic input, latency,
+ * probes); tool `i` (< PC_SUITE_MAX_FIRED; valid and invalid arguments);
+ * command `i` (< PC_SUITE_MAX_FIRED; empty and two-word arguments); the
+ * skipped cases for the tools and commands past PC_SUITE_MAX_FIRED; the
+ * memory round trip; the OAuth actions. */
 void pc__suite_hook(struct pc__suite *s, int i);
-void pc__suite_tools(struct pc__suite *s);
-/* Tool `i` (< PC_SUITE_MAX_FIRED): valid and invalid arguments. */
 void pc__suite_tool(struct pc__suite *s, size_t i);
-/* The skipped case for the tools past PC_SUITE_MAX_FIRED, if any. */
 void pc__suite_tools_skipped(struct pc__suite *s);
-void pc__suite_commands(struct pc__suite *s);
-/* Command `i` (< PC_SUITE_MAX_FIRED): empty and two-word arguments. */
 void pc__suite_command(struct pc__suite *s, size_t i);
 void pc__suite_commands_skipped(struct pc__suite *s);
-/* hooks, tools, commands, memory and oauth in `jobs` worker processes,
- * one unit (a hook point, a tool, a command, the memory round trip, the
- * OAuth actions) per fork; the results are merged in the sequential
- * order, so the report is the one -j 1 gives (pc_suite_jobs.c). */
-void pc__suite_parallel(struct pc__suite *s, unsigned jobs);
 void pc__suite_memory(struct pc__suite *s);
 void pc__suite_oauth(struct pc__suite *s);
-void pc__suite_static(struct pc__suite *s);
-/* PC-ENV-002: environment variables the scripts read. */
-void pc__suite_env_reads(struct pc__suite *s);
+
+/* pc__suite_units - every unit, in `jobs` worker processes (pc_pool.h),
+ * merged in order into s->r. What a plugin does to its worker (kills or
+ * stops it: PC-PROC-004) and a worker plugcheck lost (PC-INT-001) become
+ * cases. */
+void pc__suite_units(struct pc__suite *s, unsigned jobs);
 
 #endif

@@ -1,12 +1,11 @@
-#include "pc_finding.h"
+/* pc_rules.c - the rule table: every check plugcheck makes, with its stable
+ * id, severity, title, fix and the contract rule it rests on. */
+#include "pc_rule.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pc_buf.h"
-#include "pc_xalloc.h"
 
 /* Sorted by id. */
 const struct pc_rule pc_rules[] = {
@@ -151,6 +150,9 @@ const struct pc_rule pc_rules[] = {
 	{ "PC-ENV-002", PC_SEV_WARNING, "reads an environment variable the host never passes",
 	  "pass configuration on stdin or a file under HOME: the host keeps only PATH, HOME, TMPDIR, USER (and a few named variables)",
 	  "R5.3" },
+	{ "PC-ENV-003", PC_SEV_WARNING, "the script depends on its working directory",
+	  "resolve files from the script's own path (e.g. $(dirname \"$0\")/rules.json, os.path.dirname(__file__)): the host does not set the working directory; scripts inherit the core's, which is wherever the user started it",
+	  "R5.4" },
 	{ "PC-HOOK-001", PC_SEV_WARNING, "unknown hook point",
 	  "use one of the 18 hook points; the host drops this entry with a warning",
 	  "R1.12" },
@@ -220,6 +222,9 @@ const struct pc_rule pc_rules[] = {
 	{ "PC-INST-040", PC_SEV_ERROR, "the host's install fails",
 	  "fix the reported problem; the host validates the whole plugin before copying anything",
 	  "§11" },
+	{ "PC-INT-001", PC_SEV_ERROR, "plugcheck lost part of the run",
+	  "run the check again; if it repeats, report it with the case named here (plugcheck's worker process died, or could not be started)",
+	  "" },
 	{ "PC-IO-001", PC_SEV_ERROR, "output over 1 MiB fails the call",
 	  "keep stdout and stderr under 1 MiB each; the host fails the call instead of truncating",
 	  "R5.7" },
@@ -274,6 +279,9 @@ const struct pc_rule pc_rules[] = {
 	{ "PC-PROC-003", PC_SEV_ERROR, "a background process holds stdout or stderr open",
 	  "close stdout/stderr in background children (or redirect them); the host waits for EOF and times out",
 	  "R5.6" },
+	{ "PC-PROC-004", PC_SEV_ERROR, "the plugin killed or stopped its host",
+	  "never signal the parent process ($PPID) or its ancestors: the real host is that parent, and a hook that kills or stops it ends or freezes the user's session",
+	  "R5.4, R5.9" },
 	{ "PC-SBX-001", PC_SEV_ERROR, "connects to the network without `access_network` (--sandbox)",
 	  "declare \"access_network\" in capabilities, or stop the script (and every program it runs) from opening network connections",
 	  "R3.1, R3.5" },
@@ -283,6 +291,15 @@ const struct pc_rule pc_rules[] = {
 	{ "PC-SBX-003", PC_SEV_ERROR, "writes outside the workspace (--sandbox)",
 	  "write only to the workspace, $HOME and $TMPDIR (never to the plugin directory or system paths); no capability allows more",
 	  "R3.1, R3.5" },
+	{ "PC-SCN-001", PC_SEV_ERROR, "a scenario step did not meet its expectations",
+	  "fix the plugin, or the expectation if the plugin is right (plugcheck run --update rewrites values marked !update)",
+	  "" },
+	{ "PC-SCN-002", PC_SEV_ERROR, "a scenario file is invalid",
+	  "fix the scenario file at the line and column given (docs/scenarios.md lists every key)",
+	  "" },
+	{ "PC-SCN-003", PC_SEV_ERROR, "a baseline entry passes now",
+	  "remove the scenario id from the baseline file: it no longer fails",
+	  "" },
 	{ "PC-SCRIPT-001", PC_SEV_WARNING, "script is empty or a directory",
 	  "point the script at an executable file; this passes load and then fails every call with a spawn error",
 	  "R2.11" },
@@ -331,102 +348,4 @@ const char *pc_severity_name(enum pc_severity s)
 {
 	return s == PC_SEV_ERROR ? "error" : s == PC_SEV_WARNING ? "warning"
 								   : "note";
-}
-
-static void vadd(struct pc_findings *f, const char *id, const char *file,
-		 const char *where, const char *fmt, va_list ap)
-	__attribute__((format(printf, 5, 0)));
-
-static void vadd(struct pc_findings *f, const char *id, const char *file,
-		 const char *where, const char *fmt, va_list ap)
-{
-	const struct pc_rule *r = pc_rule_find(id);
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-
-	if (!r) {
-		fprintf(stderr, "plugcheck: BUG: unknown rule '%s'\n", id);
-		abort();
-	}
-	pc_buf_vaddf(&b, fmt, ap);
-	if (f->nr == f->alloc) {
-		f->alloc = f->alloc ? f->alloc * 2 : 8;
-		f->v = pc_xreallocarray(f->v, f->alloc, sizeof(*f->v));
-	}
-	f->v[f->nr].rule = r;
-	f->v[f->nr].message = pc_buf_detach(&b, NULL);
-	f->v[f->nr].file = pc_xstrdup(file ? file : "");
-	f->v[f->nr].where = pc_xstrdup(where ? where : "");
-	f->v[f->nr].suppressed = false;
-	f->nr++;
-}
-
-void pc_findings_add(struct pc_findings *f, const char *id, const char *file,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vadd(f, id, file, NULL, fmt, ap);
-	va_end(ap);
-}
-
-void pc_findings_add_at(struct pc_findings *f, const char *id,
-			const char *where, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vadd(f, id, "plugin.json", where, fmt, ap);
-	va_end(ap);
-}
-
-bool pc_findings_has(const struct pc_findings *f, const char *id)
-{
-	for (size_t i = 0; i < f->nr; i++)
-		if (!strcmp(f->v[i].rule->id, id))
-			return true;
-	return false;
-}
-
-void pc_findings_release(struct pc_findings *f)
-{
-	for (size_t i = 0; i < f->nr; i++) {
-		free(f->v[i].message);
-		free(f->v[i].file);
-		free(f->v[i].where);
-	}
-	free(f->v);
-	f->v = NULL;
-	f->nr = f->alloc = 0;
-}
-
-size_t pc_findings_count(const struct pc_findings *f, enum pc_severity s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < f->nr; i++)
-		n += f->v[i].rule->severity == s && !f->v[i].suppressed;
-	return n;
-}
-
-cJSON *pc_findings_json(const struct pc_findings *f)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < f->nr; i++) {
-		cJSON *o = cJSON_CreateObject();
-		const struct pc_rule *r = f->v[i].rule;
-
-		cJSON_AddStringToObject(o, "id", r->id);
-		cJSON_AddStringToObject(o, "severity",
-					pc_severity_name(r->severity));
-		cJSON_AddStringToObject(o, "message", f->v[i].message);
-		cJSON_AddStringToObject(o, "fix", r->fix);
-		cJSON_AddStringToObject(o, "rule", r->spec);
-		cJSON_AddStringToObject(o, "file", f->v[i].file);
-		cJSON_AddStringToObject(o, "where", f->v[i].where);
-		cJSON_AddBoolToObject(o, "suppressed", f->v[i].suppressed);
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
 }

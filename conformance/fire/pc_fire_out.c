@@ -193,11 +193,11 @@ static void add_result(cJSON *o, const struct pc_fire *f)
 	}
 }
 
-cJSON *pc_fire_json(const struct pc_fire_opts *o, const struct pc_fire *f)
+cJSON *pc_fire_json(const struct pc_fire *f)
 {
 	cJSON *j = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(j, "point", o->point);
+	cJSON_AddStringToObject(j, "point", f->point ? f->point : "");
 	if (!f->plugin) {
 		cJSON_AddBoolToObject(j, "loaded", false);
 		cJSON_AddStringToObject(j, "host_error",
@@ -339,14 +339,13 @@ static void print_x(FILE *out, const struct pc_exchange *x)
 	pc_buf_release(&st);
 }
 
-void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
-		   const struct pc_fire *f, bool color)
+void pc_fire_print(FILE *out, const struct pc_fire *f, bool color)
 {
 	const char *g = color ? "\033[32m" : "", *r = color ? "\033[31m" : "";
 	const char *off = color ? "\033[0m" : "";
 
-	fprintf(out, "%s -> plugin '%s' (%s)\n", o->point, f->plugin->name,
-		o->path);
+	fprintf(out, "%s -> plugin '%s' (%s)\n", f->point ? f->point : "",
+		f->plugin->name, f->path ? f->path : "");
 	if (f->kind == PC_FIRE_OAUTH_FLOW) {
 		for (size_t i = 0; i < f->login.nsteps; i++) {
 			fprintf(out, "-- step %zu: %s\n", i + 1,
@@ -381,4 +380,54 @@ void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b)
 	fputc('\n', out);
 	if (n < b->len)
 		fprintf(out, "  ... %zu more bytes not shown\n", b->len - n);
+}
+
+char *pc_fire_text(const struct pc_fire *f)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+
+	if (!m)
+		return pc_xstrdup("");
+	pc_fire_print(m, f, false);
+	fclose(m);
+	return text ? text : pc_xstrdup("");
+}
+
+char *pc_fire_verdict(const struct pc_fire *f)
+{
+	switch (f->kind) {
+	case PC_FIRE_HOOK:
+		return pc_xasprintf("%s (%s) reason: %s",
+				    f->hook.allow ? "allow" : "deny",
+				    pc_outcome_name(f->hook.outcome),
+				    f->hook.reason ? f->hook.reason : "");
+	case PC_FIRE_TOOL:
+	case PC_FIRE_COMMAND:
+		return pc_xasprintf("%s (%s): %s", f->call.ok ? "ok" : "failed",
+				    pc_outcome_name(f->call.outcome),
+				    f->call.output ? f->call.output : "");
+	case PC_FIRE_PROMPT:
+		return pc_xasprintf("%s: %s", f->call.ok ? "ok" : "failed",
+				    f->call.output ? f->call.output : "");
+	case PC_FIRE_MEMORY:
+		return pc_xasprintf("%s (%s): output \"%s\", injection \"%s\", id \"%s\"",
+				    f->mem.ok ? "ok" : "failed",
+				    pc_outcome_name(f->mem.outcome),
+				    f->mem.output ? f->mem.output : "",
+				    f->mem.injection ? f->mem.injection : "",
+				    f->mem.id ? f->mem.id : "");
+	case PC_FIRE_OAUTH:
+		return pc_xasprintf("%s (%s)%s%s", f->oauth.ok ? "ok" : "failed",
+				    pc_outcome_name(f->oauth.outcome),
+				    f->oauth.message && *f->oauth.message ? ": "
+									  : "",
+				    f->oauth.message ? f->oauth.message : "");
+	case PC_FIRE_OAUTH_FLOW:
+		return pc_xasprintf("%s (%s)",
+				    f->passed ? "ok" : "failed",
+				    pc_oauth_login_state_name(f->login.state));
+	}
+	return pc_xstrdup("");
 }

@@ -1,0 +1,15 @@
+/* pc_lint_impl.h - private to conformance/lint/. */
+#ifndef PC_LINT_IMPL_H
+#define PC_LINT_IMPL_H
+
+#include "pc_lint.h"
+
+/* The notes about what each declared entry point will meet at run time
+ * (PC-DOC-*, PC-HOOK-004/005, PC-IO-003, PC-TOOL-005), from the manifest
+ * alone. */
+void pc__lint_notes(struct pc_lint *l);
+/* PC-ENV-002: environment variables the scripts read that the host never
+ * passes (R5.3), from the scripts' text. */
+void pc__lint_env_reads(struct pc_lint *l);
+
+#endif

@@ -1,0 +1,606 @@
+/* pc_pool.c - worker processes started by a double fork, fed one unit at
+ * a time over a socket pair, their parts merged in unit order.
+ *
+ * Wire format, worker to parent (one stream socket): messages of a type
+ * byte, a uint32 length and the payload: 'R' ready (payload: the worker's
+ * pid), 'P' a part of the current unit, 'N' a note (label), 'S' a plugin
+ * spawned (payload: its pid, which is also its process group id), 'D' the
+ * unit is done. Parent to worker: a uint32 unit index; end of file tells
+ * the worker to exit. A second channel, a pipe written only by the
+ * worker's signal handler, carries {signo, sender pid} when the worker
+ * dies of a catchable signal (it cannot share the socket: the handler may
+ * interrupt a half-written message).
+ */
+#define _GNU_SOURCE
+#include "pc_pool.h"
+
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc_buf.h"
+#include "pc_proc.h"
+#include "pc_time.h"
+#include "pc_xalloc.h"
+
+#define MAX_JOBS 64
+#define MAX_PLUGINS 8 /* plugin pids remembered per worker */
+#define POLL_MS 1000  /* how often stopped workers are looked for */
+
+/* ---- what pc_pool_kill_all may touch from a signal handler ---- */
+
+static volatile pid_t kill_list[MAX_JOBS * (MAX_PLUGINS + 1)];
+
+static void kill_list_set(unsigned slot, unsigned k, pid_t pid)
+{
+	kill_list[slot * (MAX_PLUGINS + 1) + k] = pid;
+}
+
+void pc_pool_kill_all(void)
+{
+	for (size_t i = 0; i < sizeof(kill_list) / sizeof(*kill_list); i++) {
+		pid_t p = kill_list[i];
+
+		if (p <= 0)
+			continue;
+		if (i % (MAX_PLUGINS + 1))
+			kill(-p, SIGKILL); /* a plugin's process group */
+		kill(p, SIGKILL);
+	}
+}
+
+/* ---- the worker side ---- */
+
+struct pc_pool_worker {
+	int fd;
+};
+
+static int sig_fd = -1;		     /* the worker's end of the signal pipe */
+static volatile pid_t cur_plugin;    /* the last plugin spawned */
+static struct pc_pool_worker *self; /* for the spawn hook */
+
+static bool send_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static void send_msg(struct pc_pool_worker *w, char type, const void *p,
+		     size_t n)
+{
+	uint32_t len = (uint32_t)n;
+
+	if (!send_all(w->fd, &type, 1) || !send_all(w->fd, &len, sizeof(len)) ||
+	    !send_all(w->fd, p, n))
+		_exit(1); /* the parent is gone */
+}
+
+void pc_pool_send(struct pc_pool_worker *w, const char *part, size_t len)
+{
+	send_msg(w, 'P', part, len);
+}
+
+void pc_pool_note(struct pc_pool_worker *w, const char *label)
+{
+	send_msg(w, 'N', label, strlen(label));
+}
+
+static void on_spawn(void *ctx, int pid)
+{
+	int32_t v = pid;
+
+	(void)ctx;
+	cur_plugin = pid;
+	send_msg(self, 'S', &v, sizeof(v));
+}
+
+/* A catchable signal from another process (a plugin's `kill -TERM
+ * $PPID`): the host would die of it, so the worker does, after saying
+ * which signal and who sent it, and after killing the plugin in flight
+ * (its own subreaper children then go to init; the parent kills their
+ * process groups). */
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	int32_t msg[2] = { sig, si ? (int32_t)si->si_pid : 0 };
+	ssize_t n;
+
+	(void)uc;
+	n = write(sig_fd, msg, sizeof(msg));
+	(void)n;
+	if (cur_plugin > 0)
+		kill(-cur_plugin, SIGKILL);
+	_exit(0);
+}
+
+static void worker_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT,
+				    SIGUSR1, SIGUSR2, SIGALRM };
+	struct sigaction sa = { .sa_sigaction = on_signal,
+				.sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static bool recv_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t r = recv(fd, c, n, MSG_WAITALL);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+static void worker_main(const struct pc_pool_opts *o, int fd, int sfd)
+{
+	struct pc_pool_worker w = { .fd = fd };
+	int32_t pid = (int32_t)getpid();
+	uint32_t unit;
+
+	self = &w;
+	sig_fd = sfd;
+	/* out of the terminal's process group: Ctrl-C reaches the parent,
+	 * which kills the workers itself */
+	setpgid(0, 0);
+	worker_signals();
+	pc_proc_set_spawn_hook(on_spawn, NULL);
+	send_msg(&w, 'R', &pid, sizeof(pid));
+	if (o->ops->worker_init && o->ops->worker_init(o->ctx))
+		_exit(2);
+	while (recv_all(fd, &unit, sizeof(unit))) {
+		o->ops->run(o->ctx, &w, unit);
+		cur_plugin = 0;
+		send_msg(&w, 'D', NULL, 0);
+	}
+	_exit(0);
+}
+
+/* ---- the parent side ---- */
+
+struct part {
+	char *data;
+	size_t len;
+};
+
+enum unit_state { U_WAITING, U_RUNNING, U_DONE };
+
+struct unit {
+	enum unit_state state;
+	struct part *parts;
+	size_t nparts;
+	struct pc_pool_event *events;
+	size_t nevents;
+	char *label;
+};
+
+struct slot {
+	pid_t pid;	/* 0: empty */
+	int fd, sfd;	/* socket and signal pipe, or -1 */
+	bool busy;
+	size_t unit;
+	pid_t plugins[MAX_PLUGINS];
+	unsigned nplugins;
+	bool stopped;	/* seen stopped and resumed; reported once */
+};
+
+struct pool {
+	const struct pc_pool_opts *o;
+	struct unit *u;
+	struct slot s[MAX_JOBS];
+	unsigned jobs;
+	size_t next, merged;
+	int64_t last_look; /* when stopped workers were last looked for */
+};
+
+static void add_event(struct unit *u, const struct pc_pool_event *ev)
+{
+	u->events = pc_xreallocarray(u->events, u->nevents + 1,
+				     sizeof(*u->events));
+	u->events[u->nevents] = *ev;
+	u->events[u->nevents].label = u->label;
+	u->nevents++;
+}
+
+/* Start a worker in slot `k` by a double fork; false when the system
+ * refuses. The middle process exits at once, so the worker's parent is
+ * init (or a subreaper above plugcheck), never plugcheck. */
+static bool start(struct pool *p, unsigned k)
+{
+	struct slot *s = &p->s[k];
+	int sv[2], sp[2], st;
+	pid_t mid;
+	char type;
+	uint32_t len;
+	int32_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return false;
+	if (pipe2(sp, O_CLOEXEC) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return false;
+	}
+	fflush(NULL);
+	mid = fork();
+	if (mid == 0) {
+		for (unsigned j = 0; j < p->jobs; j++) {
+			if (p->s[j].fd >= 0)
+				close(p->s[j].fd);
+			if (p->s[j].sfd >= 0)
+				close(p->s[j].sfd);
+		}
+		close(sv[0]);
+		close(sp[0]);
+		if (fork() == 0)
+			worker_main(p->o, sv[1], sp[1]);
+		_exit(0);
+	}
+	close(sv[1]);
+	close(sp[1]);
+	while (mid > 0 && waitpid(mid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (mid < 0 || !recv_all(sv[0], &type, 1) || type != 'R' ||
+	    !recv_all(sv[0], &len, sizeof(len)) || len != sizeof(pid) ||
+	    !recv_all(sv[0], &pid, sizeof(pid)) || pid <= 0) {
+		close(sv[0]);
+		close(sp[0]);
+		return false;
+	}
+	*s = (struct slot){ .pid = pid, .fd = sv[0], .sfd = sp[0] };
+	kill_list_set(k, 0, pid);
+	return true;
+}
+
+static void forget_plugins(struct slot *s, unsigned k)
+{
+	for (unsigned i = 0; i < MAX_PLUGINS; i++)
+		kill_list_set(k, i + 1, 0);
+	s->nplugins = 0;
+}
+
+/* Kill every process in one of the sessions or process groups `pids`
+ * lead (a dead worker's plugins were re-parented to init). */
+static void kill_orphans(const pid_t *pids, unsigned n)
+{
+	DIR *d;
+	struct dirent *e;
+
+	for (unsigned i = 0; i < n; i++)
+		kill(-pids[i], SIGKILL);
+	if (!n || !(d = opendir("/proc")))
+		return;
+	while ((e = readdir(d))) {
+		char path[64], buf[512], *close_paren;
+		long pid = strtol(e->d_name, NULL, 10);
+		int pgrp = 0, sid = 0, fd;
+		ssize_t r;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		buf[r] = 0;
+		close_paren = strrchr(buf, ')');
+		if (!close_paren ||
+		    sscanf(close_paren + 2, "%*c %*d %d %d", &pgrp, &sid) != 2)
+			continue;
+		for (unsigned i = 0; i < n; i++)
+			if (pgrp == pids[i] || sid == pids[i])
+				kill((pid_t)pid, SIGKILL);
+	}
+	closedir(d);
+}
+
+/* The worker in slot `k` is gone (or must go): kill it and what it left,
+ * and end its unit with `ev`. */
+static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
+{
+	struct slot *s = &p->s[k];
+
+	kill(s->pid, SIGKILL);
+	kill_orphans(s->plugins, s->nplugins);
+	forget_plugins(s, k);
+	kill_list_set(k, 0, 0);
+	close(s->fd);
+	close(s->sfd);
+	if (s->busy) {
+		ev->started = true;
+		add_event(&p->u[s->unit], ev);
+		p->u[s->unit].state = U_DONE;
+	}
+	*s = (struct slot){ .fd = -1, .sfd = -1 };
+}
+
+/* Why the worker in slot `k` vanished: its signal pipe tells a catchable
+ * signal; silence is SIGKILL or a crash. */
+static void died(struct pool *p, unsigned k)
+{
+	struct pc_pool_event ev = { .kind = PC_POOL_KILLED };
+	int32_t msg[2];
+	struct pollfd pf = { .fd = p->s[k].sfd, .events = POLLIN };
+
+	if (p->o->stop && *p->o->stop)
+		ev.kind = PC_POOL_INTERRUPTED;
+	else if (poll(&pf, 1, 100) == 1 &&
+		 read(p->s[k].sfd, msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
+		ev.kind = PC_POOL_SIGNALLED;
+		ev.signo = msg[0];
+		ev.sender = msg[1];
+	}
+	bury(p, k, &ev);
+}
+
+/* One message from the worker in slot `k`. */
+static void message(struct pool *p, unsigned k)
+{
+	struct slot *s = &p->s[k];
+	struct unit *u = &p->u[s->unit];
+	char type;
+	uint32_t len;
+	char *data = NULL;
+
+	if (!recv_all(s->fd, &type, 1) || !recv_all(s->fd, &len, sizeof(len)) ||
+	    len > (1u << 30) || !(data = malloc((size_t)len + 1)) ||
+	    !recv_all(s->fd, data, len)) {
+		free(data);
+		died(p, k);
+		return;
+	}
+	data[len] = 0;
+	if (type == 'P') {
+		u->parts = pc_xreallocarray(u->parts, u->nparts + 1,
+					    sizeof(*u->parts));
+		u->parts[u->nparts++] = (struct part){ data, len };
+		return;
+	}
+	if (type == 'N') {
+		free(u->label);
+		u->label = data;
+		return;
+	}
+	if (type == 'S' && len == sizeof(int32_t)) {
+		int32_t pid;
+
+		memcpy(&pid, data, sizeof(pid));
+		if (s->nplugins == MAX_PLUGINS) {
+			memmove(s->plugins, s->plugins + 1,
+				(MAX_PLUGINS - 1) * sizeof(*s->plugins));
+			s->nplugins--;
+		}
+		s->plugins[s->nplugins++] = pid;
+		for (unsigned i = 0; i < s->nplugins; i++)
+			kill_list_set(k, i + 1, s->plugins[i]);
+	} else if (type == 'D') {
+		u->state = U_DONE;
+		s->busy = false;
+		forget_plugins(s, k);
+	} else {
+		struct pc_pool_event ev = { .kind = PC_POOL_FAILED };
+
+		free(data);
+		bury(p, k, &ev);
+		return;
+	}
+	free(data);
+}
+
+static bool stopped(const struct pool *p)
+{
+	return p->o->stop && *p->o->stop;
+}
+
+static void hand(struct pool *p, unsigned k, size_t i)
+{
+	uint32_t v = (uint32_t)i;
+	struct slot *s = &p->s[k];
+
+	p->u[i].state = U_RUNNING;
+	s->busy = true;
+	s->unit = i;
+	s->stopped = false;
+	if (p->o->ops->started)
+		p->o->ops->started(p->o->ctx, i);
+	if (!send_all(s->fd, &v, sizeof(v)))
+		died(p, k);
+}
+
+/* A worker a plugin stopped (`kill -STOP $PPID`) would never answer:
+ * resume it, and say so once for its unit. The state is read from
+ * /proc/PID/stat: the worker is not plugcheck's child. */
+static void resume_stopped(struct pool *p, unsigned k)
+{
+	struct slot *s = &p->s[k];
+	char path[64], buf[256], *cp;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	cp = strrchr(buf, ')');
+	if (!cp || (cp[2] != 'T' && cp[2] != 't'))
+		return;
+	kill(s->pid, SIGCONT);
+	if (!s->stopped && s->busy) {
+		struct pc_pool_event ev = { .kind = PC_POOL_STOPPED,
+					    .signo = SIGSTOP,
+					    .started = true };
+
+		add_event(&p->u[s->unit], &ev);
+	}
+	s->stopped = true;
+}
+
+static void merge_ready(struct pool *p)
+{
+	while (p->merged < p->o->nunits && p->u[p->merged].state == U_DONE) {
+		struct unit *u = &p->u[p->merged];
+
+		for (size_t i = 0; i < u->nparts; i++) {
+			p->o->ops->merge(p->o->ctx, p->merged, u->parts[i].data,
+					 u->parts[i].len);
+			free(u->parts[i].data);
+		}
+		for (size_t i = 0; i < u->nevents; i++)
+			p->o->ops->event(p->o->ctx, p->merged, &u->events[i]);
+		free(u->parts);
+		free(u->events);
+		free(u->label);
+		memset(u, 0, sizeof(*u));
+		u->state = U_DONE;
+		p->merged++;
+	}
+}
+
+/* Hand waiting units to idle workers, starting workers as needed. False
+ * when a unit is waiting but no worker can be had at all. */
+static bool feed(struct pool *p)
+{
+	for (unsigned k = 0; k < p->jobs && !stopped(p); k++) {
+		while (p->next < p->o->nunits &&
+		       p->u[p->next].state != U_WAITING)
+			p->next++;
+		if (p->next == p->o->nunits)
+			return true;
+		if (!p->s[k].pid && !start(p, k))
+			continue;
+		if (!p->s[k].busy)
+			hand(p, k, p->next);
+	}
+	for (unsigned k = 0; k < p->jobs; k++)
+		if (p->s[k].pid)
+			return true;
+	return p->next == p->o->nunits || stopped(p);
+}
+
+/* Every unit not done: interrupted (running: cut short) or failed. */
+static void end_all(struct pool *p, enum pc_pool_event_kind kind)
+{
+	for (unsigned k = 0; k < p->jobs; k++)
+		if (p->s[k].pid) {
+			struct pc_pool_event ev = { .kind = kind };
+
+			bury(p, k, &ev);
+		}
+	for (size_t i = 0; i < p->o->nunits; i++)
+		if (p->u[i].state == U_WAITING) {
+			struct pc_pool_event ev = { .kind = kind };
+
+			add_event(&p->u[i], &ev);
+			p->u[i].state = U_DONE;
+		}
+}
+
+static void wait_round(struct pool *p)
+{
+	struct pollfd pf[MAX_JOBS];
+	unsigned at[MAX_JOBS], n = 0;
+	int rc;
+
+	for (unsigned k = 0; k < p->jobs; k++)
+		if (p->s[k].pid && p->s[k].busy) {
+			pf[n] = (struct pollfd){ .fd = p->s[k].fd,
+						 .events = POLLIN };
+			at[n++] = k;
+		}
+	if (!n)
+		return;
+	rc = poll(pf, n, POLL_MS);
+	if (rc < 0)
+		return; /* EINTR: look at the stop flag */
+	for (unsigned j = 0; j < n; j++)
+		if (rc > 0 && pf[j].revents)
+			message(p, at[j]);
+	/* a busy pool must not hide a stopped worker */
+	if (pc_time_now_ms() - p->last_look >= POLL_MS) {
+		p->last_look = pc_time_now_ms();
+		for (unsigned j = 0; j < n; j++)
+			if (p->s[at[j]].pid && p->s[at[j]].busy)
+				resume_stopped(p, at[j]);
+	}
+}
+
+int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
+{
+	struct pool p = { .o = o };
+	bool any = false;
+
+	p.jobs = o->jobs ? o->jobs : 1;
+	if (p.jobs > MAX_JOBS)
+		p.jobs = MAX_JOBS;
+	if (p.jobs > o->nunits)
+		p.jobs = (unsigned)(o->nunits ? o->nunits : 1);
+	for (unsigned k = 0; k < MAX_JOBS; k++)
+		p.s[k] = (struct slot){ .fd = -1, .sfd = -1 };
+	p.u = pc_xcalloc(o->nunits + 1, sizeof(*p.u));
+	p.last_look = pc_time_now_ms();
+	/* the workers must re-parent to init, not here */
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	while (p.merged < o->nunits) {
+		if (stopped(&p)) {
+			end_all(&p, PC_POOL_INTERRUPTED);
+		} else if (!feed(&p)) {
+			end_all(&p, PC_POOL_FAILED);
+		} else {
+			for (unsigned k = 0; k < p.jobs; k++)
+				any = any || p.s[k].pid;
+			wait_round(&p);
+		}
+		merge_ready(&p);
+	}
+	/* every unit is merged: the workers left are idle */
+	for (unsigned k = 0; k < p.jobs; k++)
+		if (p.s[k].pid) {
+			struct pc_pool_event ev = { .kind = PC_POOL_FAILED };
+
+			p.s[k].busy = false;
+			bury(&p, k, &ev);
+		}
+	free(p.u);
+	if (!any && o->nunits)
+		return pc_err_set(err, PC_EIO,
+				  "cannot start a worker process (fork or socketpair failed)");
+	return 0;
+}
