@@ -514,7 +514,11 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 	f->own_host = true;
 	f->host.timestamp = o->timestamp;
 	f->host.sandbox = o->sandbox;
-	pc_host_set_cwd(&f->host, o->workspace);
+	/* the host started in its workspace (R4.5, R5.4); a workspace string
+	 * that names no directory cannot be a working directory: the core
+	 * then runs where plugcheck does */
+	if (pc_fs_is_dir(o->workspace))
+		pc_host_set_cwd(&f->host, o->workspace);
 	free(session);
 	if ((rc = pc_fire_point_syntax(o->point, err)))
 		return rc;

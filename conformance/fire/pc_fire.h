@@ -140,7 +140,9 @@ struct pc_fire_opts {
 	const char *path;	  /* plugin directory, borrowed */
 	struct pc_fire_input in;
 	bool oauth_flow;	  /* oauth:login runs the whole /login */
-	const char *workspace;	  /* required; also the script's cwd */
+	const char *workspace;	  /* required; also the script's cwd when
+				     it is an existing directory (else
+				     plugcheck's own) */
 	const char *session;	  /* NULL: <TMPDIR>/<nanos>.jsonl */
 	uint64_t timestamp;	  /* 0: now */
 	char *const *envp;	  /* the emulated host's environment */

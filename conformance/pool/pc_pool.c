@@ -4,8 +4,9 @@
  * Wire format, worker to parent (one stream socket): messages of a type
  * byte, a uint32 length and the payload: 'R' ready (payload: the worker's
  * pid), 'P' a part of the current unit, 'N' a note (label), 'S' a plugin
- * spawned (payload: its pid, which is also its process group id), 'D' the
- * unit is done. Parent to worker: a uint32 unit index; end of file tells
+ * spawned (payload: its pid, which is also its process group id), 'M' the
+ * environment prefix that marks its plugins (pc_pool_mark), 'F' its setup
+ * failed, 'D' the unit is done. Parent to worker: a uint32 unit index; end of file tells
  * the worker to exit. A second channel, a pipe written only by the
  * worker's signal handler, carries {signo, sender pid} when the worker
  * dies of a catchable signal (it cannot share the socket: the handler may
@@ -37,6 +38,7 @@
 #define MAX_JOBS 64
 #define MAX_PLUGINS 8 /* plugin pids remembered per worker */
 #define POLL_MS 1000  /* how often stopped workers are looked for */
+#define STOP_GRACE_MS 10000 /* how long interrupted workers may take */
 
 /* ---- what pc_pool_kill_all may touch from a signal handler ---- */
 
@@ -54,9 +56,12 @@ void pc_pool_kill_all(void)
 
 		if (p <= 0)
 			continue;
-		if (i % (MAX_PLUGINS + 1))
+		if (i % (MAX_PLUGINS + 1)) {
 			kill(-p, SIGKILL); /* a plugin's process group */
-		kill(p, SIGKILL);
+			kill(p, SIGKILL);
+		} else {
+			kill(p, SIGUSR2); /* a worker: stop and sweep */
+		}
 	}
 }
 
@@ -69,6 +74,8 @@ struct pc_pool_worker {
 static int sig_fd = -1;		     /* the worker's end of the signal pipe */
 static volatile pid_t cur_plugin;    /* the last plugin spawned */
 static struct pc_pool_worker *self; /* for the spawn hook */
+static pid_t pool_pid;		     /* the process that runs the pool */
+static volatile sig_atomic_t *worker_stop; /* the worker's stop flag */
 
 static bool send_all(int fd, const void *p, size_t n)
 {
@@ -107,6 +114,11 @@ void pc_pool_note(struct pc_pool_worker *w, const char *label)
 	send_msg(w, 'N', label, strlen(label));
 }
 
+void pc_pool_mark(struct pc_pool_worker *w, const char *prefix)
+{
+	send_msg(w, 'M', prefix, strlen(prefix));
+}
+
 static void on_spawn(void *ctx, int pid)
 {
 	int32_t v = pid;
@@ -127,6 +139,15 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	ssize_t n;
 
 	(void)uc;
+	/* the pool's own "stop" (pc_pool_kill_all): end the firing in
+	 * progress, let pc_proc sweep, finish the unit as interrupted */
+	if (sig == SIGUSR2 && si && si->si_pid == pool_pid) {
+		if (worker_stop)
+			*worker_stop = 1;
+		if (cur_plugin > 0)
+			kill(-cur_plugin, SIGKILL);
+		return;
+	}
 	n = write(sig_fd, msg, sizeof(msg));
 	(void)n;
 	if (cur_plugin > 0)
@@ -171,14 +192,17 @@ static void worker_main(const struct pc_pool_opts *o, int fd, int sfd)
 
 	self = &w;
 	sig_fd = sfd;
+	worker_stop = o->stop;
 	/* out of the terminal's process group: Ctrl-C reaches the parent,
 	 * which kills the workers itself */
 	setpgid(0, 0);
 	worker_signals();
 	pc_proc_set_spawn_hook(on_spawn, NULL);
 	send_msg(&w, 'R', &pid, sizeof(pid));
-	if (o->ops->worker_init && o->ops->worker_init(o->ctx))
+	if (o->ops->worker_init && o->ops->worker_init(o->ctx, &w)) {
+		send_msg(&w, 'F', NULL, 0);
 		_exit(2);
+	}
 	while (recv_all(fd, &unit, sizeof(unit))) {
 		o->ops->run(o->ctx, &w, unit);
 		cur_plugin = 0;
@@ -213,6 +237,7 @@ struct slot {
 	pid_t plugins[MAX_PLUGINS];
 	unsigned nplugins;
 	bool stopped;	/* seen stopped and resumed; reported once */
+	char *mark;	/* pc_pool_mark's prefix, or NULL */
 };
 
 struct pool {
@@ -290,6 +315,60 @@ static void forget_plugins(struct slot *s, unsigned k)
 	s->nplugins = 0;
 }
 
+/* Does process `pid`'s environment hold a value starting with `marker`
+ * (its HOME or TMPDIR inside the run's directory)? */
+static bool marked(long pid, const char *marker)
+{
+	char path[64], buf[65536];
+	size_t m = strlen(marker);
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < r;) {
+		const char *eq = memchr(buf + i, '=', (size_t)(r - i));
+		size_t len = strnlen(buf + i, (size_t)(r - i));
+
+		if (eq && (size_t)(eq - (buf + i)) < len &&
+		    (size_t)(buf + i + len - eq - 1) >= m &&
+		    !strncmp(eq + 1, marker, m))
+			return true;
+		i += (ssize_t)len + 1;
+	}
+	return false;
+}
+
+/* Kill every process (not this one) whose environment carries `marker`:
+ * plugin processes that outlived their worker. Rounds until none is left
+ * (at most 100). */
+static void kill_marked(const char *marker)
+{
+	for (int round = 0; marker && round < 100; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		int found = 0;
+
+		if (!d)
+			return;
+		while ((e = readdir(d))) {
+			long pid = strtol(e->d_name, NULL, 10);
+
+			if (pid > 1 && pid != (long)getpid() && marked(pid, marker)) {
+				kill((pid_t)pid, SIGKILL);
+				found++;
+			}
+		}
+		closedir(d);
+		if (!found)
+			return;
+		usleep(1000);
+	}
+}
+
 /* Kill every process in one of the sessions or process groups `pids`
  * lead (a dead worker's plugins were re-parented to init). */
 static void kill_orphans(const pid_t *pids, unsigned n)
@@ -336,6 +415,8 @@ static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
 
 	kill(s->pid, SIGKILL);
 	kill_orphans(s->plugins, s->nplugins);
+	kill_marked(s->mark);
+	free(s->mark);
 	forget_plugins(s, k);
 	kill_list_set(k, 0, 0);
 	close(s->fd);
@@ -395,6 +476,11 @@ static void message(struct pool *p, unsigned k)
 		u->label = data;
 		return;
 	}
+	if (type == 'M') {
+		free(s->mark);
+		s->mark = data;
+		return;
+	}
 	if (type == 'S' && len == sizeof(int32_t)) {
 		int32_t pid;
 
@@ -407,6 +493,12 @@ static void message(struct pool *p, unsigned k)
 		s->plugins[s->nplugins++] = pid;
 		for (unsigned i = 0; i < s->nplugins; i++)
 			kill_list_set(k, i + 1, s->plugins[i]);
+	} else if (type == 'F') {
+		struct pc_pool_event ev = { .kind = PC_POOL_FAILED };
+
+		free(data);
+		bury(p, k, &ev);
+		return;
 	} else if (type == 'D') {
 		u->state = U_DONE;
 		s->busy = false;
@@ -562,9 +654,18 @@ static void wait_round(struct pool *p)
 	}
 }
 
+static bool busy(const struct pool *p)
+{
+	for (unsigned k = 0; k < p->jobs; k++)
+		if (p->s[k].pid && p->s[k].busy)
+			return true;
+	return false;
+}
+
 int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 {
 	struct pool p = { .o = o };
+	int64_t stop_at = 0;
 	bool any = false;
 
 	p.jobs = o->jobs ? o->jobs : 1;
@@ -576,11 +677,16 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 		p.s[k] = (struct slot){ .fd = -1, .sfd = -1 };
 	p.u = pc_xcalloc(o->nunits + 1, sizeof(*p.u));
 	p.last_look = pc_time_now_ms();
+	pool_pid = getpid();
 	/* the workers must re-parent to init, not here */
 	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	while (p.merged < o->nunits) {
-		if (stopped(&p)) {
+		if (stopped(&p) && !stop_at)
+			stop_at = pc_time_now_ms() + STOP_GRACE_MS;
+		if (stopped(&p) && (!busy(&p) || pc_time_now_ms() >= stop_at)) {
 			end_all(&p, PC_POOL_INTERRUPTED);
+		} else if (stopped(&p)) {
+			wait_round(&p); /* the workers finish their units */
 		} else if (!feed(&p)) {
 			end_all(&p, PC_POOL_FAILED);
 		} else {
@@ -598,6 +704,7 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 			p.s[k].busy = false;
 			bury(&p, k, &ev);
 		}
+	kill_marked(o->marker); /* escapees of workers that died */
 	free(p.u);
 	if (!any && o->nunits)
 		return pc_err_set(err, PC_EIO,

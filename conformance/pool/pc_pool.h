@@ -66,7 +66,7 @@ struct pc_pool_event {
 struct pc_pool_ops {
 	/* worker_init - in a new worker, before its first unit; non-zero
 	 * makes the worker exit (its unit is PC_POOL_FAILED). May be NULL. */
-	int (*worker_init)(void *ctx);
+	int (*worker_init)(void *ctx, struct pc_pool_worker *w);
 	/* run - in a worker: do unit `unit`, sending its result with
 	 * pc_pool_send(). */
 	void (*run)(void *ctx, struct pc_pool_worker *w, size_t unit);
@@ -91,6 +91,11 @@ struct pc_pool_opts {
 	 * starts after it is set; running ones are cut short (their workers
 	 * and plugin trees are killed) and reported PC_POOL_INTERRUPTED. */
 	volatile sig_atomic_t *stop;
+	/* NULL, or a directory every plugin process of the run has in its
+	 * environment (its throwaway HOME or TMPDIR is inside it): what a
+	 * dead worker's plugins left - re-parented to init, in sessions of
+	 * their own - is found by it and killed. */
+	const char *marker;
 };
 
 /* pc_pool_run - run o->nunits units in up to o->jobs workers (never more
@@ -107,9 +112,19 @@ void pc_pool_send(struct pc_pool_worker *w, const char *part, size_t len);
  * label, e.g. the firing's case name), named if the worker dies. */
 void pc_pool_note(struct pc_pool_worker *w, const char *label);
 
-/* pc_pool_kill_all - SIGKILL every worker of the running pool and the
- * process groups of the plugins they announced. Async-signal-safe (for
- * the CLI's interrupt handler); a no-op when no pool runs. */
+/* pc_pool_mark - in a worker: every plugin process of this worker has a
+ * value starting with `prefix` in its environment (its HOME); if the
+ * worker dies, the parent kills every process so marked. */
+void pc_pool_mark(struct pc_pool_worker *w, const char *prefix);
+
+/* pc_pool_kill_all - for the CLI's interrupt handler: SIGKILL the process
+ * groups of the plugins the workers announced, and tell every worker to
+ * stop (SIGUSR2 from the pool's process: the worker sets its copy of the
+ * stop flag, finishes its unit - the firing in progress ends at once -
+ * and sweeps what the plugin left while it still can). Units cut short
+ * come back with their "interrupted" cases; a worker that has not
+ * answered within 10 s is killed. Async-signal-safe; a no-op when no
+ * pool runs. */
 void pc_pool_kill_all(void);
 
 #endif

@@ -270,6 +270,16 @@ struct job {
 	char *root;
 };
 
+static int worker_init(void *ctx, struct pc_pool_worker *w)
+{
+	struct job *j = ctx;
+	char *mark = pc_xasprintf("%s/%d-", j->root, (int)getpid());
+
+	pc_pool_mark(w, mark); /* the HOME of every scenario run (run_dir) */
+	free(mark);
+	return 0;
+}
+
 static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 {
 	struct job *j = ctx;
@@ -362,13 +372,15 @@ int pc_runner_run(const struct pc_run_item *items, size_t n,
 		  const struct pc_run_opts *o, struct pc_report *r,
 		  struct pc_err *err)
 {
-	static const struct pc_pool_ops ops = { .run = run_unit,
+	static const struct pc_pool_ops ops = { .worker_init = worker_init,
+						.run = run_unit,
 						.started = started,
 						.merge = merge,
 						.event = event };
 	struct job j = { .items = items, .o = o, .rep = r };
 	struct pc_pool_opts po = { .jobs = o->jobs, .nunits = n, .ops = &ops,
 				   .ctx = &j, .stop = o->stop };
+	/* j.root is made below: the marker is set then */
 	int rc;
 
 	if (!n)
@@ -377,6 +389,7 @@ int pc_runner_run(const struct pc_run_item *items, size_t n,
 		return pc_err_set(err, PC_EIO,
 				  "cannot create a temporary directory in %s (TMPDIR)",
 				  pc_fs_tmpdir());
+	po.marker = j.root;
 	rc = pc_pool_run(&po, err);
 	pc_fs_rm_rf(j.root);
 	free(j.root);

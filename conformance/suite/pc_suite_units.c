@@ -115,16 +115,20 @@ static char *unit_class(const struct pc__suite *s, const struct unit *u)
 
 /* ---- in a worker ---- */
 
-static int worker_init(void *ctx)
+static int worker_init(void *ctx, struct pc_pool_worker *w)
 {
 	struct units *us = ctx;
 	struct pc__suite *s = us->s;
+	int rc;
 
 	/* the copy of the parent's state at the fork: make it this
 	 * worker's own, with directories of its own */
 	s->env = (struct pc_strvec)PC_STRVEC_INIT;
 	s->quiet = true;
-	return pc__suite_dirs(s, us->parent_tmp, NULL);
+	if ((rc = pc__suite_dirs(s, us->parent_tmp, NULL)))
+		return rc;
+	pc_pool_mark(w, s->tmp); /* HOME and TMPDIR are inside it */
+	return 0;
 }
 
 static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
@@ -293,7 +297,8 @@ void pc__suite_units(struct pc__suite *s, unsigned jobs)
 				    sizeof(*u));
 	struct units us = { .s = s, .v = u, .n = make_units(s, u) };
 	struct pc_pool_opts po = { .jobs = jobs, .nunits = us.n, .ops = &ops,
-				   .ctx = &us, .stop = s->o->stop };
+				   .ctx = &us, .stop = s->o->stop,
+				   .marker = s->tmp };
 	struct pc_err err = PC_ERR_INIT;
 
 	us.parent_tmp = pc_fs_join(s->tmp, "workers");
