@@ -128,6 +128,13 @@ static size_t count(const struct pc_args *a, const struct pc_opt *o)
 	return n;
 }
 
+/* Options that take no value: flags, and ORDER options without a
+ * metavar (turn's --reload, new's --readonly). */
+static bool is_flag(const struct pc_opt *o)
+{
+	return o->kind == PC_OPT_FLAG || (o->kind == PC_OPT_ORDER && !o->metavar);
+}
+
 static int use(const struct pc_cmd *c, struct pc_args *a,
 	       const struct pc_opt *o, const char *v)
 {
@@ -163,7 +170,7 @@ static int option(const struct pc_cmd *c, struct pc_args *a, int argc,
 			return pc_cli_usage_error(c->name, "unknown option '%.*s'",
 						  eq ? (int)(eq - w) : (int)strlen(w),
 						  w);
-		if (o->kind == PC_OPT_FLAG)
+		if (is_flag(o))
 			return eq ? pc_cli_usage_error(c->name,
 						       "--%s takes no value",
 						       o->name)
@@ -183,7 +190,7 @@ static int option(const struct pc_cmd *c, struct pc_args *a, int argc,
 		if (!(o = find_short(c, *p)))
 			return pc_cli_usage_error(c->name, "unknown option '-%c'",
 						  *p);
-		if (o->kind == PC_OPT_FLAG) {
+		if (is_flag(o)) {
 			int rc = use(c, a, o, NULL);
 
 			if (rc)

@@ -94,6 +94,8 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 	char *what;
 	int rc;
 
+	if (pc_cli_interrupted())
+		r->incomplete = true; /* README "Ctrl-C": whatever ran */
 	pc_report_finish(r);
 	errno = 0;
 	rc = pc_report_write(r, (enum pc_report_format)o->fmt, f,

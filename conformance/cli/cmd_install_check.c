@@ -17,18 +17,10 @@
 
 extern char **environ;
 
-static bool valid_scope(const char *v)
-{
-	enum pc_install_scope sc;
-
-	return pc_install_scope_parse(v, &sc, NULL) == 0;
-}
-
 static const struct pc_opt opts[] = {
 	{ .name = "scope", .kind = PC_OPT_VALUE, .metavar = "S",
 	  .help = "global (default) or workspace (any spelling the host\n"
 		  "accepts: user, project, local, -g, -w, ...)",
-	  .valid = valid_scope, .expect = "global or workspace",
 	  .contracts = PC_C_CATALYST },
 	{ .name = "with", .kind = PC_OPT_LIST, .metavar = "DIR",
 	  .help = "install the plugin in DIR globally first (repeatable;\n"
@@ -58,11 +50,13 @@ int pc_catalyst_install_check(const struct pc_args *a)
 	struct pc_cli_out out;
 	int rc;
 
+	/* the host's own parse and message (plugins.rs:899-907) */
+	if (pc_args_value(a, "scope") &&
+	    pc_install_scope_parse(pc_args_value(a, "scope"), &io.scope, &err))
+		return pc_cli_usage_error("install-check", "--scope: %s", err.msg);
 	if ((rc = pc_cli_out_open(a, &out)))
 		return rc;
 	io.source = a->pos[0];
-	if (pc_args_value(a, "scope"))
-		pc_install_scope_parse(pc_args_value(a, "scope"), &io.scope, NULL);
 	pc_args_list(a, "with", &with);
 	pc_args_list(a, "ignore", &ignore);
 	io.with = &with;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "pc_buf.h"
+#include "pc_fs.h"
 #include "pc_proc.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
@@ -139,9 +140,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	ssize_t n;
 
 	(void)uc;
-	/* the pool's own "stop" (pc_pool_kill_all): end the firing in
-	 * progress, let pc_proc sweep, finish the unit as interrupted */
-	if (sig == SIGUSR2 && si && si->si_pid == pool_pid) {
+	/* the pool's own "stop" (pc_pool_kill_all), or the terminal's
+	 * Ctrl-C / hangup (sent by the kernel to plugcheck's process group,
+	 * which workers share): end the firing in progress, let pc_proc
+	 * sweep, finish the unit as interrupted */
+	if (si && (si->si_pid == pool_pid || si->si_code == SI_KERNEL)) {
 		if (worker_stop)
 			*worker_stop = 1;
 		if (cur_plugin > 0)
@@ -193,9 +196,6 @@ static void worker_main(const struct pc_pool_opts *o, int fd, int sfd)
 	self = &w;
 	sig_fd = sfd;
 	worker_stop = o->stop;
-	/* out of the terminal's process group: Ctrl-C reaches the parent,
-	 * which kills the workers itself */
-	setpgid(0, 0);
 	worker_signals();
 	pc_proc_set_spawn_hook(on_spawn, NULL);
 	send_msg(&w, 'R', &pid, sizeof(pid));
@@ -407,6 +407,22 @@ static void kill_orphans(const pid_t *pids, unsigned n)
 	closedir(d);
 }
 
+/* Wait until `pid`, not plugcheck's child, has exited and been reaped by
+ * its parent (init), at most about 3 s: no process may outlive the run. */
+static void wait_gone(pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+		poll(&pf, 1, 2000);
+		close(fd);
+	}
+	for (int i = 0; i < 200 && kill(pid, 0) == 0; i++)
+		usleep(5000);
+}
+
 /* The worker in slot `k` is gone (or must go): kill it and what it left,
  * and end its unit with `ev`. */
 static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
@@ -414,8 +430,11 @@ static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
 	struct slot *s = &p->s[k];
 
 	kill(s->pid, SIGKILL);
+	wait_gone(s->pid);
 	kill_orphans(s->plugins, s->nplugins);
 	kill_marked(s->mark);
+	if (s->mark && pc_fs_is_dir(s->mark))
+		pc_fs_rm_rf(s->mark); /* the worker's own directory */
 	free(s->mark);
 	forget_plugins(s, k);
 	kill_list_set(k, 0, 0);

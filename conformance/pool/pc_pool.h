@@ -113,8 +113,9 @@ void pc_pool_send(struct pc_pool_worker *w, const char *part, size_t len);
 void pc_pool_note(struct pc_pool_worker *w, const char *label);
 
 /* pc_pool_mark - in a worker: every plugin process of this worker has a
- * value starting with `prefix` in its environment (its HOME); if the
- * worker dies, the parent kills every process so marked. */
+ * value starting with `prefix` in its environment (its HOME); when the
+ * worker ends, the parent kills every process so marked, and removes
+ * `prefix` when it is a directory (the worker's own temporary one). */
 void pc_pool_mark(struct pc_pool_worker *w, const char *prefix);
 
 /* pc_pool_kill_all - for the CLI's interrupt handler: SIGKILL the process

@@ -27,6 +27,8 @@ struct ctx {
 	bool color;
 };
 
+static void scenario_lines(const struct pc_report *r, FILE *out);
+
 static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
 {
 	if (cp == '\t')
@@ -290,6 +292,8 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	if (r->ncases)
 		fprintf(out, "cases: %zu run, %zu failed, %zu skipped\n",
 			r->ncases, c.failed, c.skipped);
+	if (r->ngroups) /* the plugin's own scenarios (PATH/tests/) */
+		scenario_lines(r, out);
 	internal_cases(r, &x);
 	if (r->incomplete) {
 		paint(&x, YELLOW,
@@ -322,7 +326,7 @@ static const char *run_word(const char *status)
 /* One line per scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and
  * p95 when repeated), its own message, every failed step's findings, and
  * a summary line. */
-void pc__report_run_human(const struct pc_report *r, FILE *out)
+static void scenario_lines(const struct pc_report *r, FILE *out)
 {
 	const struct ctx x = { out, false };
 	size_t n[4] = { 0 };
@@ -344,25 +348,26 @@ void pc__report_run_human(const struct pc_report *r, FILE *out)
 			fprintf(out, " pass rate %u/%u, p95 %.0f ms", s->passes,
 				s->runs, s->p95_ms);
 		fputc('\n', out);
+		/* its own message (a skip reason, a finding of the whole
+		 * scenario), then every failed step's findings */
 		for (size_t i = 0; i < r->ncases; i++) {
 			const struct pc_case *c = &r->cases[i];
-			bool own = !strcmp(c->name, s->name);
+			size_t len = strlen(s->name);
 
 			if (c->group != g)
 				continue;
-			if ((own || k == 2) && c->message && *c->message) {
-				fputs("    ", out);
-				put(&x, own ? c->message : c->message);
-				fputc('\n', out);
+			if (!strcmp(c->name, s->name)) {
+				if (c->message && *c->message) {
+					fputs("    ", out);
+					put(&x, c->message);
+					fputc('\n', out);
+				}
+				continue;
 			}
-			if (own || (c->status != PC_CASE_FAIL &&
-				    c->status != PC_CASE_XFAIL))
+			if (c->status != PC_CASE_FAIL)
 				continue;
 			fputs("  step ", out);
-			put(&x, c->name + (strncmp(c->name, s->name,
-						   strlen(s->name))
-						   ? 0
-						   : strlen(s->name) + 3));
+			put(&x, c->name + (strncmp(c->name, s->name, len) ? 0 : len + 3));
 			fputs(":\n", out);
 			for (size_t f = 0; f < c->findings.nr; f++) {
 				if (c->findings.v[f].suppressed)
@@ -373,15 +378,15 @@ void pc__report_run_human(const struct pc_report *r, FILE *out)
 				fputc('\n', out);
 			}
 		}
-		if (s->skip && k == 2) {
-			fputs("    ", out);
-			put(&x, s->skip);
-			fputc('\n', out);
-		}
 	}
-	if (r->incomplete)
-		fputs("incomplete: the run was interrupted\n", out);
 	fprintf(out,
 		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
 		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
+}
+
+void pc__report_run_human(const struct pc_report *r, FILE *out)
+{
+	scenario_lines(r, out);
+	if (r->incomplete)
+		fputs("incomplete: the run was interrupted\n", out);
 }

@@ -245,6 +245,7 @@ static void run_scenario(const struct pc_run_item *it,
 	}
 	qsort(ms, n, sizeof(*ms), cmp_double);
 	if (o->stop && *o->stop) {
+		rep->incomplete = true;
 		skipped_group(rep, it, cut_during);
 	} else {
 		g = pc_report_add_group(rep, sc->id, it->file->path, sc->name);

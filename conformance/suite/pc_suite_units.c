@@ -125,9 +125,11 @@ static int worker_init(void *ctx, struct pc_pool_worker *w)
 	 * worker's own, with directories of its own */
 	s->env = (struct pc_strvec)PC_STRVEC_INIT;
 	s->quiet = true;
-	if ((rc = pc__suite_dirs(s, us->parent_tmp, NULL)))
+	(void)us;
+	if ((rc = pc__suite_dirs(s, NULL, NULL)))
 		return rc;
-	pc_pool_mark(w, s->tmp); /* HOME and TMPDIR are inside it */
+	/* HOME and TMPDIR are inside it; the pool removes it */
+	pc_pool_mark(w, s->tmp);
 	return 0;
 }
 

@@ -172,7 +172,9 @@ def test_run_jobs_worker_killed_by_its_plugin_leaves_nothing(ctx):
     # TMPDIR: only an interrupt swept them (fresh-user trial). And every
     # scenario of that worker read "the worker process running this
     # scenario died", the one it had passed before and the one it never
-    # started alike; now the first keeps its result, the last is "not run".
+    # started alike. Now the dead worker's scenario gets the plugin's
+    # finding (PC-PROC-004: it killed its host) and a fresh worker runs the
+    # rest (issue 21).
     d = ctx.plugin("k9", {"name": "k9", "version": "1.0.0",
                           "hooks": {"pre_bash": {"script": "ok"}, "pre_write": {"script": "k"}}},
                    {"ok": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n",
@@ -189,7 +191,10 @@ def test_run_jobs_worker_killed_by_its_plugin_leaves_nothing(ctx):
     eq(code, 1, err)
     st = [(s["name"], s["status"], s["message"]) for s in json.loads(out)["scenarios"]]
     eq(st, [("a", "pass", ""), ("b", "pass", ""),
-            ("c", "fail", "the worker process running this scenario died"), ("d", "pass", ""),
-            ("e", "skip", "not run: the worker process running it died during an earlier scenario")])
+            ("c", "fail", "PC-PROC-004: plugcheck's worker, the plugin's parent as the host is, was "
+                          "killed without a word (SIGKILL, as `kill -9 $PPID` sends, or a crash) "
+                          "during this scenario: the real host would die; the rest of the scenario "
+                          "did not run"),
+            ("d", "pass", ""), ("e", "pass", "")])
     eq(sleepers(4751), [])
     eq(os.listdir(tmpd), [])

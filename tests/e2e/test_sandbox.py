@@ -305,7 +305,6 @@ def test_chatcli_plugin_is_told_the_sandbox_is_catalyst_only(ctx):
         code, out, err = ctx.run(*args, env={"HOME": ctx.tmp})
         eq((code, out, err), (2, "", want), args)
     code, out, err = ctx.run("fire", "call", p, "--sandbox", env={"HOME": ctx.tmp})
-    eq((code, out, err), (2, "", "plugcheck: fire call: --sandbox is for Catalyst Code "
-                          "plugins only; a ChatCLI plugin declares no capabilities to "
-                          "enforce; fix: drop --sandbox\n"))
+    # one option table for both contracts: the same message as check's
+    eq((code, out, err), (2, "", want.replace("plugcheck: check:", "plugcheck: fire:")))
     assert not os.path.exists(marker), "the plugin ran"

@@ -90,8 +90,9 @@ def mode_options(pc, f):
     check(rc == 0 and out.count("<testcase") == 1 and "denies rm -rf /" in out,
           "options: --tags with junit", out)
     rc, out, _ = run(pc, "fail/verdict.plugcheck.yaml", "--format", "tap")
+    # each failed step is a finding of PC-SCN-001 (issue 15: one result type)
     check(rc == 1 and out.endswith("# plugcheck: cases: 4 run, 3 failed, 1 skipped\n"
-                                   "# plugcheck: 0 errors, 0 warnings, 0 notes, 0 suppressed\n"),
+                                   "# plugcheck: 3 errors, 0 warnings, 0 notes, 0 suppressed\n"),
           "options: tap summary counts failed scenarios", out)
     rc, out, _ = run(pc, f, "--filter", "rm -rf", "--repeat", "3")
     check(rc == 0 and "pass rate 3/3, p95" in out, "options: --repeat", out)
