@@ -196,7 +196,7 @@ def test_a_killed_worker_loses_only_its_unit(ctx):
     import signal
     import subprocess
     import time
-    mark = 4741
+    mark = 5741  # unique across the e2e files (they run in parallel)
     slow = "#!/bin/sh\ncat >/dev/null\nexec sleep %d\n" % mark
     t = {"description": "t", "kind": "readonly", "script": "tool.sh",
          "parameters": {"type": "object", "properties": {}}}
