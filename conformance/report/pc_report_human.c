@@ -250,8 +250,8 @@ static void suppressed(const struct pc_report *r, const struct ctx *x)
 			all[n++] = all[i];
 	qsort(all, n, sizeof(*all), cmp_id);
 	for (size_t i = 0, k; i < n; i = k) {
-		for (k = i; k < n && !strcmp(all[k]->rule->id, all[i]->rule->id);
-		     k++)
+		for (k = i;
+		     k < n && !strcmp(all[k]->rule->id, all[i]->rule->id); k++)
 			;
 		fprintf(x->out, "suppressed: %s (%zu)\n", all[i]->rule->id,
 			k - i);
@@ -305,7 +305,8 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	if (r->incomplete)
 		paint(&x, BOLD YELLOW, "INCOMPLETE");
 	else
-		paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
+		paint(&x, failed ? BOLD RED : BOLD GREEN,
+		      failed ? "FAIL" : "PASS");
 	fputc('\n', out);
 }
 
@@ -319,9 +320,37 @@ static const char *run_word(const char *status)
 					 : "XFAIL";
 }
 
+/* Each failed (or expected-to-fail) step of group `g` (1-based) and its
+ * unsuppressed findings. */
+static void failed_steps(const struct pc_report *r, size_t g,
+			 const struct ctx *x)
+{
+	const struct pc_group *s = &r->groups[g - 1];
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pc_case *c = &r->cases[i];
+
+		if (c->group != g || !strcmp(c->name, s->name) ||
+		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL))
+			continue;
+		fputs("  step ", x->out);
+		put(x, pc__report_step_name(s, c->name));
+		fputs(":\n", x->out);
+		for (size_t f = 0; f < c->findings.nr; f++) {
+			if (c->findings.v[f].suppressed)
+				continue;
+			fputs("    ", x->out);
+			pc__report_escape(x->out, c->findings.v[f].message,
+					  esc_block);
+			fputc('\n', x->out);
+		}
+	}
+}
+
 /* One line per scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and
- * p95 when repeated), its own message, every failed step's findings, and
- * a summary line. */
+ * p95 when repeated), its own message (the JSON form's "message": a skip
+ * reason, or what its scenario-level case found) once, every failed
+ * step's findings, and a summary line. */
 void pc__report_run_human(const struct pc_report *r, FILE *out)
 {
 	const struct ctx x = { out, false };
@@ -330,6 +359,7 @@ void pc__report_run_human(const struct pc_report *r, FILE *out)
 	for (size_t g = 1; g <= r->ngroups; g++) {
 		const struct pc_group *s = &r->groups[g - 1];
 		const char *st = pc_report_group_status(r, g);
+		const char *msg = pc__report_group_message(r, g);
 		int k = !strcmp(st, "pass")   ? 0
 			: !strcmp(st, "fail") ? 1
 			: !strcmp(st, "skip") ? 2
@@ -344,40 +374,12 @@ void pc__report_run_human(const struct pc_report *r, FILE *out)
 			fprintf(out, " pass rate %u/%u, p95 %.0f ms", s->passes,
 				s->runs, s->p95_ms);
 		fputc('\n', out);
-		for (size_t i = 0; i < r->ncases; i++) {
-			const struct pc_case *c = &r->cases[i];
-			bool own = !strcmp(c->name, s->name);
-
-			if (c->group != g)
-				continue;
-			if ((own || k == 2) && c->message && *c->message) {
-				fputs("    ", out);
-				put(&x, own ? c->message : c->message);
-				fputc('\n', out);
-			}
-			if (own || (c->status != PC_CASE_FAIL &&
-				    c->status != PC_CASE_XFAIL))
-				continue;
-			fputs("  step ", out);
-			put(&x, c->name + (strncmp(c->name, s->name,
-						   strlen(s->name))
-						   ? 0
-						   : strlen(s->name) + 3));
-			fputs(":\n", out);
-			for (size_t f = 0; f < c->findings.nr; f++) {
-				if (c->findings.v[f].suppressed)
-					continue;
-				fputs("    ", out);
-				pc__report_escape(out, c->findings.v[f].message,
-						  esc_block);
-				fputc('\n', out);
-			}
-		}
-		if (s->skip && k == 2) {
+		if (*msg) {
 			fputs("    ", out);
-			put(&x, s->skip);
+			put(&x, msg);
 			fputc('\n', out);
 		}
+		failed_steps(r, g, &x);
 	}
 	if (r->incomplete)
 		fputs("incomplete: the run was interrupted\n", out);
