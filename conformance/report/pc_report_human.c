@@ -350,7 +350,7 @@ static void failed_steps(const struct pc_report *r, size_t g,
 /* One line per scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and
  * p95 when repeated), its own message (the JSON form's "message": a skip
  * reason, or what its scenario-level case found) once, every failed
- * step's findings, and a summary line. */
+ * step's findings, a summary line, and "incomplete: ..." last. */
 void pc__report_run_human(const struct pc_report *r, FILE *out)
 {
 	const struct ctx x = { out, false };
@@ -381,9 +381,11 @@ void pc__report_run_human(const struct pc_report *r, FILE *out)
 		}
 		failed_steps(r, g, &x);
 	}
-	if (r->incomplete)
-		fputs("incomplete: the run was interrupted\n", out);
 	fprintf(out,
 		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
 		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
+	/* last, as before the one result type: what a reader (and a script
+	 * reading the last line) must see first */
+	if (r->incomplete)
+		fputs("incomplete: the run was interrupted\n", out);
 }

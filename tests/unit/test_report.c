@@ -770,11 +770,14 @@ static void run_report(struct pc_report *r)
 }
 
 /* The human form of a run: one line per scenario, its own message once,
- * every failed step's findings. (The skip reason of a skipped scenario
- * was printed twice: once as its case's message, once as its own.) */
+ * every failed step's findings, the summary, "incomplete" last. (The skip
+ * reason of a skipped scenario was printed twice: once as its case's
+ * message, once as its own.) */
 static void run_human_exact(void **state)
 {
 	struct pc_report r = PC_REPORT_INIT;
+	const char *tail;
+	char *x;
 
 	(void)state;
 	run_report(&r);
@@ -790,6 +793,15 @@ static void run_human_exact(void **state)
 		"  step 1. run:\n"
 		"    timed out\n"
 		"3 scenarios: 0 passed, 1 failed, 1 skipped, 1 expected failures\n");
+	/* an interrupted run says so last, as it did before issue 15 (the
+	 * redesign had moved it above the summary) */
+	r.incomplete = true;
+	x = render(&r, PC_REPORT_HUMAN, false);
+	tail = "\n3 scenarios: 0 passed, 1 failed, 1 skipped, 1 expected "
+	       "failures\nincomplete: the run was interrupted\n";
+	assert_true(strlen(x) > strlen(tail));
+	assert_string_equal(x + strlen(x) - strlen(tail), tail);
+	free(x);
 	pc_report_release(&r);
 }
 
