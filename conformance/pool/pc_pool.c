@@ -34,9 +34,9 @@
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
-#define MAX_JOBS 64
-#define MAX_PLUGINS 8 /* plugin pids remembered per worker */
-#define POLL_MS 1000  /* how often stopped workers are looked for */
+#define MAX_JOBS    64
+#define MAX_PLUGINS 8	 /* plugin pids remembered per worker */
+#define POLL_MS	    1000 /* how often stopped workers are looked for */
 
 /* ---- what pc_pool_kill_all may touch from a signal handler ---- */
 
@@ -49,13 +49,18 @@ static void kill_list_set(unsigned slot, unsigned k, pid_t pid)
 
 void pc_pool_kill_all(void)
 {
+	/* stop the workers first, so that they start nothing more; they
+	 * stay alive, so that what their plugins leave re-parents to them
+	 * and the pool (stop flag set) finds and kills it with them */
+	for (size_t i = 0; i < sizeof(kill_list) / sizeof(*kill_list); i++)
+		if (kill_list[i] > 0 && !(i % (MAX_PLUGINS + 1)))
+			kill(kill_list[i], SIGSTOP);
 	for (size_t i = 0; i < sizeof(kill_list) / sizeof(*kill_list); i++) {
 		pid_t p = kill_list[i];
 
-		if (p <= 0)
+		if (p <= 0 || !(i % (MAX_PLUGINS + 1)))
 			continue;
-		if (i % (MAX_PLUGINS + 1))
-			kill(-p, SIGKILL); /* a plugin's process group */
+		kill(-p, SIGKILL); /* a plugin's process group */
 		kill(p, SIGKILL);
 	}
 }
@@ -66,8 +71,8 @@ struct pc_pool_worker {
 	int fd;
 };
 
-static int sig_fd = -1;		     /* the worker's end of the signal pipe */
-static volatile pid_t cur_plugin;    /* the last plugin spawned */
+static int sig_fd = -1;		    /* the worker's end of the signal pipe */
+static volatile pid_t cur_plugin;   /* the last plugin spawned */
 static struct pc_pool_worker *self; /* for the spawn hook */
 
 static bool send_all(int fd, const void *p, size_t n)
@@ -136,7 +141,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 static void worker_signals(void)
 {
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT,
+	static const int sigs[] = { SIGTERM, SIGINT,  SIGHUP, SIGQUIT,
 				    SIGUSR1, SIGUSR2, SIGALRM };
 	struct sigaction sa = { .sa_sigaction = on_signal,
 				.sa_flags = SA_SIGINFO };
@@ -176,9 +181,12 @@ static void worker_main(const struct pc_pool_opts *o, int fd, int sfd)
 	setpgid(0, 0);
 	worker_signals();
 	pc_proc_set_spawn_hook(on_spawn, NULL);
-	send_msg(&w, 'R', &pid, sizeof(pid));
+	/* ready only once initialised: a worker that cannot start is one
+	 * the parent could not start (PC_POOL_FAILED), not one that died
+	 * with a unit (PC_POOL_KILLED, blamed on the plugin) */
 	if (o->ops->worker_init && o->ops->worker_init(o->ctx))
 		_exit(2);
+	send_msg(&w, 'R', &pid, sizeof(pid));
 	while (recv_all(fd, &unit, sizeof(unit))) {
 		o->ops->run(o->ctx, &w, unit);
 		cur_plugin = 0;
@@ -206,13 +214,13 @@ struct unit {
 };
 
 struct slot {
-	pid_t pid;	/* 0: empty */
-	int fd, sfd;	/* socket and signal pipe, or -1 */
+	pid_t pid;   /* 0: empty */
+	int fd, sfd; /* socket and signal pipe, or -1 */
 	bool busy;
 	size_t unit;
 	pid_t plugins[MAX_PLUGINS];
 	unsigned nplugins;
-	bool stopped;	/* seen stopped and resumed; reported once */
+	bool stopped; /* seen stopped and resumed; reported once */
 };
 
 struct pool {
@@ -226,8 +234,8 @@ struct pool {
 
 static void add_event(struct unit *u, const struct pc_pool_event *ev)
 {
-	u->events = pc_xreallocarray(u->events, u->nevents + 1,
-				     sizeof(*u->events));
+	u->events =
+		pc_xreallocarray(u->events, u->nevents + 1, sizeof(*u->events));
 	u->events[u->nevents] = *ev;
 	u->events[u->nevents].label = u->label;
 	u->nevents++;
@@ -290,21 +298,29 @@ static void forget_plugins(struct slot *s, unsigned k)
 	s->nplugins = 0;
 }
 
-/* Kill every process in one of the sessions or process groups `pids`
- * lead (a dead worker's plugins were re-parented to init). */
-static void kill_orphans(const pid_t *pids, unsigned n)
-{
-	DIR *d;
-	struct dirent *e;
+/* One process as /proc/PID/stat shows it. */
+struct ps {
+	pid_t pid, ppid, pgrp, sid;
+	char state;
+};
 
-	for (unsigned i = 0; i < n; i++)
-		kill(-pids[i], SIGKILL);
-	if (!n || !(d = opendir("/proc")))
-		return;
+/* Every process on the machine (a new array, caller frees; *n its
+ * length), or NULL without /proc. */
+static struct ps *scan_procs(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct ps *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
 	while ((e = readdir(d))) {
-		char path[64], buf[512], *close_paren;
+		char path[64], buf[512], *cp;
 		long pid = strtol(e->d_name, NULL, 10);
-		int pgrp = 0, sid = 0, fd;
+		int ppid, pgrp, sid, fd;
+		char st;
 		ssize_t r;
 
 		if (pid <= 0)
@@ -317,15 +333,107 @@ static void kill_orphans(const pid_t *pids, unsigned n)
 		if (r <= 0)
 			continue;
 		buf[r] = 0;
-		close_paren = strrchr(buf, ')');
-		if (!close_paren ||
-		    sscanf(close_paren + 2, "%*c %*d %d %d", &pgrp, &sid) != 2)
+		cp = strrchr(buf, ')');
+		if (!cp ||
+		    sscanf(cp + 2, "%c %d %d %d", &st, &ppid, &pgrp, &sid) != 4)
 			continue;
-		for (unsigned i = 0; i < n; i++)
-			if (pgrp == pids[i] || sid == pids[i])
-				kill((pid_t)pid, SIGKILL);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			v = pc_xreallocarray(v, cap, sizeof(*v));
+		}
+		v[(*n)++] = (struct ps){ (pid_t)pid, ppid, pgrp, sid, st };
 	}
 	closedir(d);
+	return v;
+}
+
+/* The state letter of process `pid` ('R', 'S', 'T', 'Z', ...), or 0 when
+ * there is none (the workers are not our children: no waitpid). */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *cp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	cp = strrchr(buf, ')');
+	return cp && cp[1] == ' ' ? cp[2] : 0;
+}
+
+/* Kill every process in one of the sessions or process groups `pids`
+ * lead (a dead worker's plugins were re-parented to init). */
+static void kill_orphans(const pid_t *pids, unsigned n)
+{
+	struct ps *v;
+	size_t nv;
+
+	for (unsigned i = 0; i < n; i++)
+		kill(-pids[i], SIGKILL);
+	if (!n || !(v = scan_procs(&nv)))
+		return;
+	for (size_t j = 0; j < nv; j++)
+		for (unsigned i = 0; i < n; i++)
+			if (v[j].pgrp == pids[i] || v[j].sid == pids[i])
+				kill(v[j].pid, SIGKILL);
+	free(v);
+}
+
+static bool member(const pid_t *set, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/* One pass over `v`: add to tree[0..*nt) every process whose parent is
+ * in it, SIGKILL those that live; how many were added. */
+static size_t grow_tree(const struct ps *v, size_t nv, pid_t *tree, size_t *nt,
+			size_t *live)
+{
+	size_t added = 0;
+
+	for (size_t j = 0; j < nv; j++) {
+		if (member(tree, *nt, v[j].pid) ||
+		    !member(tree, *nt, v[j].ppid))
+			continue;
+		tree[(*nt)++] = v[j].pid;
+		added++;
+		if (v[j].state != 'Z') {
+			kill(v[j].pid, SIGKILL);
+			(*live)++;
+		}
+	}
+	return added;
+}
+
+/* Kill every live descendant of the live worker `pid`, in rounds until
+ * one finds none (at most 100: a fork storm cannot hold the pool). A
+ * worker is a child subreaper (pc_proc makes it one), so while it lives
+ * everything its plugins started - setsid escapees included, which no
+ * process group or session of theirs holds - is in its tree. */
+static void kill_tree(pid_t pid)
+{
+	for (int round = 0; round < 100; round++) {
+		size_t nv, nt = 1, live = 0;
+		struct ps *v = scan_procs(&nv);
+		pid_t *tree = pc_xcalloc(nv + 1, sizeof(*tree));
+
+		tree[0] = pid;
+		while (grow_tree(v, nv, tree, &nt, &live))
+			;
+		free(tree);
+		free(v);
+		if (!live)
+			return;
+	}
 }
 
 /* The worker in slot `k` is gone (or must go): kill it and what it left,
@@ -333,7 +441,14 @@ static void kill_orphans(const pid_t *pids, unsigned n)
 static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
 {
 	struct slot *s = &p->s[k];
+	char st = proc_state(s->pid);
 
+	/* a live worker (stopped: it starts nothing more) still holds what
+	 * its plugins left; a dead one's went to init */
+	if (st && st != 'Z') {
+		kill(s->pid, SIGSTOP);
+		kill_tree(s->pid);
+	}
 	kill(s->pid, SIGKILL);
 	kill_orphans(s->plugins, s->nplugins);
 	forget_plugins(s, k);
@@ -447,20 +562,9 @@ static void hand(struct pool *p, unsigned k, size_t i)
 static void resume_stopped(struct pool *p, unsigned k)
 {
 	struct slot *s = &p->s[k];
-	char path[64], buf[256], *cp;
-	int fd;
-	ssize_t n;
+	char st = proc_state(s->pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	cp = strrchr(buf, ')');
-	if (!cp || (cp[2] != 'T' && cp[2] != 't'))
+	if (st != 'T' && st != 't')
 		return;
 	kill(s->pid, SIGCONT);
 	if (!s->stopped && s->busy) {
@@ -566,6 +670,7 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 {
 	struct pool p = { .o = o };
 	bool any = false;
+	int subreaper = 0;
 
 	p.jobs = o->jobs ? o->jobs : 1;
 	if (p.jobs > MAX_JOBS)
@@ -576,7 +681,10 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 		p.s[k] = (struct slot){ .fd = -1, .sfd = -1 };
 	p.u = pc_xcalloc(o->nunits + 1, sizeof(*p.u));
 	p.last_look = pc_time_now_ms();
-	/* the workers must re-parent to init, not here */
+	/* the workers must re-parent to init, not here; pc_proc's sweep in
+	 * this process relies on the caller's setting, so it is restored */
+	if (prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) < 0)
+		subreaper = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	while (p.merged < o->nunits) {
 		if (stopped(&p)) {
@@ -599,8 +707,11 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 			bury(&p, k, &ev);
 		}
 	free(p.u);
+	if (subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!any && o->nunits)
-		return pc_err_set(err, PC_EIO,
-				  "cannot start a worker process (fork or socketpair failed)");
+		return pc_err_set(
+			err, PC_EIO,
+			"cannot start a worker process (fork or socketpair failed, or the worker could not set itself up)");
 	return 0;
 }

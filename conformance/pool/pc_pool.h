@@ -10,7 +10,10 @@
  * every worker is started by a double fork, so its parent is init (or a
  * subreaper above plugcheck), not plugcheck. What the plugin did to its
  * worker becomes an event of the unit (pc_pool_event), the worker is
- * replaced, the other units run, and the report is written.
+ * replaced, the other units run, and the report is written. (A plugin
+ * that kills its worker also ends the worker's role as child subreaper:
+ * what it left in sessions of its own then re-parents to init and is
+ * beyond the pool's reach; its process groups are still killed.)
  *
  * Protocol:
  *   1. fill struct pc_pool_ops with the callbacks and call pc_pool_run();
@@ -64,8 +67,10 @@ struct pc_pool_event {
 };
 
 struct pc_pool_ops {
-	/* worker_init - in a new worker, before its first unit; non-zero
-	 * makes the worker exit (its unit is PC_POOL_FAILED). May be NULL. */
+	/* worker_init - in a new worker, before it is handed a unit;
+	 * non-zero makes the worker exit: it counts as one that could not
+	 * be started (when none can, every unit is PC_POOL_FAILED). May be
+	 * NULL. */
 	int (*worker_init)(void *ctx);
 	/* run - in a worker: do unit `unit`, sending its result with
 	 * pc_pool_send(). */
@@ -95,9 +100,12 @@ struct pc_pool_opts {
 
 /* pc_pool_run - run o->nunits units in up to o->jobs workers (never more
  * than there are units). Blocks until every unit is merged or reported;
- * every worker and every plugin process a dead worker left is killed and
- * reaped before it returns. Returns 0, or PC_EIO when no worker could be
- * started at all (err set; every unit was reported PC_POOL_FAILED). */
+ * every worker, and every process of a live worker's tree (what its
+ * plugins left, setsid escapees included) or of a dead worker's announced
+ * plugins' groups and sessions, is killed before it returns. The caller's child-subreaper setting is off
+ * while it runs (so that workers re-parent to init) and restored after.
+ * Returns 0, or PC_EIO when no worker could be started at all (err set;
+ * every unit was reported PC_POOL_FAILED). */
 int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err);
 
 /* pc_pool_send - in a worker: one part of the current unit's result
@@ -107,9 +115,15 @@ void pc_pool_send(struct pc_pool_worker *w, const char *part, size_t len);
  * label, e.g. the firing's case name), named if the worker dies. */
 void pc_pool_note(struct pc_pool_worker *w, const char *label);
 
-/* pc_pool_kill_all - SIGKILL every worker of the running pool and the
- * process groups of the plugins they announced. Async-signal-safe (for
- * the CLI's interrupt handler); a no-op when no pool runs. */
+/* pc_pool_kill_all - for the CLI's interrupt handler, right after it set
+ * the stop flag: SIGSTOP every worker of the running pool (it starts
+ * nothing more) and SIGKILL the process groups of the plugins they
+ * announced. The workers are left alive on purpose: each is a child
+ * subreaper, so what their plugins left in sessions of their own
+ * (setsid escapees) re-parents to them, and the pool, seeing the stop
+ * flag, kills every process of each worker's tree and then the worker.
+ * (Without the stop flag a stopped worker is resumed, PC_POOL_STOPPED.)
+ * Async-signal-safe; a no-op when no pool runs. */
 void pc_pool_kill_all(void);
 
 #endif
