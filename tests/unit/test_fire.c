@@ -29,6 +29,7 @@
 #include "pc_fire.h"
 #include "pc_fs.h"
 #include "pc_xalloc.h"
+#include "test_util.h"
 
 struct fx {
 	char *tmp; /* scratch: plugins, workspace, HOME, cwds */
@@ -41,17 +42,6 @@ struct fx {
 	struct pc_host h;
 };
 
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	char *dir = pc_xstrdup(path);
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(pc_fs_mkdir_p(dir, NULL), 0);
-	assert_int_equal(pc_fs_write(path, text, strlen(text), NULL), 0);
-	assert_int_equal(chmod(path, mode), 0);
-	free(dir);
-}
-
 /* A plugin directory `name` under fx->tmp with `manifest` and the script
  * hooks/run (the fake plugin in mode cat-cwd). */
 static char *mkplugin(const struct fx *fx, const char *name,
@@ -63,8 +53,8 @@ static char *mkplugin(const struct fx *fx, const char *name,
 	char *script =
 		pc_xasprintf("#!/bin/sh\nexec '%s' cat-cwd\n", FAKE_PLUGIN);
 
-	write_file(mf, manifest, 0644);
-	write_file(sh, script, 0755);
+	tu_write_file(mf, manifest, 0644);
+	tu_write_file(sh, script, 0755);
 	free(mf);
 	free(sh);
 	free(script);
@@ -224,22 +214,26 @@ static void expect_resolve_error(const struct pc_plugin *p, const char *point,
 
 static void resolve_errors_name_what_is_missing(void **state)
 {
+	static const struct {
+		bool mem; /* plugin fm, else fp */
+		const char *point, *msg;
+	} t[] = {
+		{ false, "tool:nope", "plugin 'fp' has no tool 'nope'" },
+		{ true, "tool:t", "plugin 'fm' has no tool 't'" },
+		{ false, "command:nope", "unknown plugin command 'nope'" },
+		{ false, "command:/nope", "unknown plugin command 'nope'" },
+		{ false, "memory:inject",
+		  "plugin 'fp' declares no memory_provider" },
+		{ false, "oauth:login",
+		  "plugin 'fp' declares no oauth provider" },
+		{ true, "post_read",
+		  "plugin 'fm' registers no hook at 'post_read'" },
+	};
 	struct fx *fx = *state;
 
-	expect_resolve_error(fx->p_all, "tool:nope",
-			     "plugin 'fp' has no tool 'nope'");
-	expect_resolve_error(fx->p_mem, "tool:t",
-			     "plugin 'fm' has no tool 't'");
-	expect_resolve_error(fx->p_all, "command:nope",
-			     "unknown plugin command 'nope'");
-	expect_resolve_error(fx->p_all, "command:/nope",
-			     "unknown plugin command 'nope'");
-	expect_resolve_error(fx->p_all, "memory:inject",
-			     "plugin 'fp' declares no memory_provider");
-	expect_resolve_error(fx->p_all, "oauth:login",
-			     "plugin 'fp' declares no oauth provider");
-	expect_resolve_error(fx->p_mem, "post_read",
-			     "plugin 'fm' registers no hook at 'post_read'");
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
+		expect_resolve_error(t[i].mem ? fx->p_mem : fx->p_all,
+				     t[i].point, t[i].msg);
 }
 
 /* A point that is not even well formed fails as pc_fire_point_syntax

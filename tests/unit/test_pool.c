@@ -44,6 +44,7 @@
 #include "pc_proc.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
+#include "test_util.h"
 
 #define MAX_UNITS 16
 #define MAX_PARTS 64
@@ -101,97 +102,9 @@ struct fx {
 
 /* --- processes ------------------------------------------------------------ */
 
-static bool read_small(const char *path, char *buf, size_t cap, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	*len = fread(buf, 1, cap - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return true;
-}
-
-/* The state letter and parent of process `pid`; false when it is gone. */
-static bool proc_stat(long pid, char *state, long *ppid)
-{
-	char path[64], buf[512];
-	const char *p;
-	size_t len;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (!read_small(path, buf, sizeof(buf), &len) ||
-	    !(p = strrchr(buf, ')')))
-		return false;
-	return sscanf(p + 1, " %c %ld", state, ppid) == 2;
-}
-
-/* count_children - processes (zombies included) whose parent is us. */
-static int count_children(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		long ppid;
-		char st;
-
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
-		    proc_stat(strtol(de->d_name, NULL, 10), &st, &ppid) &&
-		    ppid == getpid())
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* count_marked - live processes whose environment holds `marker`; with
- * `kill_them`, SIGKILL each (a failed test leaves nothing either). */
-static int marked(const char *marker, bool kill_them)
-{
-	static char env[1 << 16];
-	char path[PATH_MAX];
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t mlen = strlen(marker);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		size_t len;
-		long ppid;
-		char st;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		if (!proc_stat(strtol(de->d_name, NULL, 10), &st, &ppid) ||
-		    st == 'Z')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/environ", de->d_name);
-		if (!read_small(path, env, sizeof(env), &len))
-			continue;
-		for (size_t i = 0; i < len; i += strlen(env + i) + 1)
-			if (!strncmp(env + i, marker, mlen) &&
-			    env[i + mlen] == '\0') {
-				n++;
-				if (kill_them)
-					kill((pid_t)strtol(de->d_name, NULL,
-							   10),
-					     SIGKILL);
-				break;
-			}
-	}
-	closedir(d);
-	return n;
-}
-
 static int count_marked(const char *marker)
 {
-	return marked(marker, false);
+	return tu_count_marked(marker, false);
 }
 
 static void nap_ms(long ms)
@@ -220,20 +133,26 @@ static bool pid_vanishes(long pid)
 		long ppid;
 		char st;
 
-		if (!proc_stat(pid, &st, &ppid) || st == 'Z')
+		if (!tu_proc_stat(pid, &st, &ppid) || st == 'Z')
 			return true;
 	}
 	return false;
 }
 
+/* Where unit `u`'s plugin writes its pid(s) (a new string). */
+static char *pid_path(const struct fx *fx, size_t u)
+{
+	return pc_xasprintf("%s/pid.%zu", fx->tmp, u);
+}
+
 static long read_pid(const struct fx *fx, size_t unit)
 {
-	char *path = pc_xasprintf("%s/pid.%zu", fx->tmp, unit);
+	char *path = pid_path(fx, unit);
 	char buf[32];
 	size_t len;
 	long pid = 0;
 
-	if (read_small(path, buf, sizeof(buf), &len))
+	if (tu_read_small(path, buf, sizeof(buf), &len))
 		pid = strtol(buf, NULL, 10);
 	free(path);
 	return pid;
@@ -316,7 +235,7 @@ static void run_parts(const struct fx *fx, struct pc_pool_worker *w, size_t i)
 static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 {
 	const struct fx *fx = ctx;
-	char note[32], arg[16], out[200], *path;
+	char note[32], arg[16], out[200], *path, *pidfile = pid_path(fx, i);
 
 	snprintf(note, sizeof(note), "firing %zu", i);
 	pc_pool_note(w, note);
@@ -327,10 +246,8 @@ static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 		break;
 	case U_KILL:
 		sendf(w, i, "before");
-		path = pc_xasprintf("%s/pid.%zu", fx->tmp, i);
 		sendf(w, i, "after %s",
-		      fake(fx, "kill-parent", arg, path, NULL, 0));
-		free(path);
+		      fake(fx, "kill-parent", arg, pidfile, NULL, 0));
 		break;
 	case U_STOP:
 		sendf(w, i, "before");
@@ -341,10 +258,8 @@ static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 		sendf(w, i, "after %s", fake(fx, "hang", NULL, NULL, NULL, 0));
 		break;
 	case U_ESCAPE:
-		path = pc_xasprintf("%s/pid.%zu", fx->tmp, i);
 		sendf(w, i, "after %s",
-		      fake(fx, "escapee-hang", path, NULL, NULL, 0));
-		free(path);
+		      fake(fx, "escapee-hang", pidfile, NULL, NULL, 0));
 		break;
 	case U_WAIT_MARKED:
 		for (int k = 0;
@@ -371,6 +286,7 @@ static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 		sendf(w, i, "ancestors %s", out);
 		break;
 	}
+	free(pidfile);
 }
 
 static int worker_init(void *ctx)
@@ -495,9 +411,9 @@ static int run_pool(struct fx *fx, unsigned jobs)
 	struct pc_err err = PC_ERR_INIT;
 	int rc = pc_pool_run(&o, &err);
 
-	assert_int_equal(count_children(), 0);
+	assert_int_equal(tu_count_children(), 0);
 	if (!marked_vanish(fx->marker)) {
-		int n = marked(fx->marker, true);
+		int n = tu_count_marked(fx->marker, true);
 
 		fail_msg("%d process(es) of the run left behind", n);
 	}
@@ -546,6 +462,36 @@ static void assert_parts(const struct fx *fx, size_t u, const char *want)
 	if (strcmp(got, want))
 		fail_msg("unit %zu: parts '%s', want '%s'", u, got, want);
 	free(got);
+}
+
+/* Exactly one event: of unit `u`, of `kind`, while the unit ran (its
+ * note as label). */
+static const struct pc_pool_event *
+assert_one_event(const struct fx *fx, size_t u, enum pc_pool_event_kind kind)
+{
+	char label[32];
+
+	snprintf(label, sizeof(label), "firing %zu", u);
+	assert_int_equal(fx->nevs, 1);
+	assert_int_equal(fx->evs[0].unit, u);
+	assert_int_equal(fx->evs[0].ev.kind, kind);
+	assert_true(fx->evs[0].ev.started);
+	assert_string_equal(fx->evs[0].label, label);
+	return &fx->evs[0].ev;
+}
+
+/* The events of units first.., all PC_POOL_INTERRUPTED: the first
+ * `running` of them cut short, the others never started. */
+static void assert_interrupted(const struct fx *fx, size_t first,
+			       size_t running)
+{
+	assert_int_equal(fx->nevs, fx->n - first);
+	for (size_t i = 0; i < fx->nevs; i++) {
+		assert_int_equal(fx->evs[i].unit, first + i);
+		assert_int_equal(fx->evs[i].ev.kind, PC_POOL_INTERRUPTED);
+		assert_int_equal(fx->evs[i].ev.started, i < running);
+		assert_parts(fx, first + i, "");
+	}
 }
 
 static void assert_normal_units(const struct fx *fx, size_t except)
@@ -662,11 +608,7 @@ static void plugin_sigkills_its_worker(void **state)
 	assert_int_equal(run_pool(fx, 2), 0);
 	assert_normal_units(fx, 2);
 	assert_parts(fx, 2, "u2 before");
-	assert_int_equal(fx->nevs, 1);
-	assert_int_equal(fx->evs[0].unit, 2);
-	assert_int_equal(fx->evs[0].ev.kind, PC_POOL_KILLED);
-	assert_true(fx->evs[0].ev.started);
-	assert_string_equal(fx->evs[0].label, "firing 2");
+	assert_one_event(fx, 2, PC_POOL_KILLED);
 	plugin = read_pid(fx, 2);
 	assert_true(plugin > 0);
 	assert_true(pid_vanishes(plugin));
@@ -679,6 +621,7 @@ static void plugin_signals_its_worker(void **state)
 {
 	static const int sigs[] = { SIGTERM, SIGHUP, SIGUSR1 };
 	struct fx *fx = *state;
+	const struct pc_pool_event *ev;
 
 	for (size_t s = 0; s < sizeof(sigs) / sizeof(*sigs); s++) {
 		reset(fx);
@@ -688,13 +631,9 @@ static void plugin_signals_its_worker(void **state)
 		assert_int_equal(run_pool(fx, 2), 0);
 		assert_normal_units(fx, 1);
 		assert_parts(fx, 1, "u1 before");
-		assert_int_equal(fx->nevs, 1);
-		assert_int_equal(fx->evs[0].unit, 1);
-		assert_int_equal(fx->evs[0].ev.kind, PC_POOL_SIGNALLED);
-		assert_int_equal(fx->evs[0].ev.signo, sigs[s]);
-		assert_int_equal(fx->evs[0].ev.sender, read_pid(fx, 1));
-		assert_true(fx->evs[0].ev.started);
-		assert_string_equal(fx->evs[0].label, "firing 1");
+		ev = assert_one_event(fx, 1, PC_POOL_SIGNALLED);
+		assert_int_equal(ev->signo, sigs[s]);
+		assert_int_equal(ev->sender, read_pid(fx, 1));
 		assert_true(pid_vanishes(read_pid(fx, 1)));
 	}
 }
@@ -710,21 +649,17 @@ static void plugin_stops_its_worker(void **state)
 	assert_int_equal(run_pool(fx, 2), 0);
 	assert_normal_units(fx, 1);
 	assert_parts(fx, 1, "u1 before|u1 after exited");
-	assert_int_equal(fx->nevs, 1);
-	assert_int_equal(fx->evs[0].unit, 1);
-	assert_int_equal(fx->evs[0].ev.kind, PC_POOL_STOPPED);
-	assert_int_equal(fx->evs[0].ev.signo, SIGSTOP);
-	assert_true(fx->evs[0].ev.started);
-	assert_string_equal(fx->evs[0].label, "firing 1");
+	assert_int_equal(assert_one_event(fx, 1, PC_POOL_STOPPED)->signo,
+			 SIGSTOP);
 }
 
 /* Both plugin pids of unit `u`'s pid file vanish (within 10 s). */
 static bool escape_pids(const struct fx *fx, size_t u, long pids[2])
 {
-	char *path = pc_xasprintf("%s/pid.%zu", fx->tmp, u);
+	char *path = pid_path(fx, u);
 	char buf[64];
 	size_t len;
-	bool ok = read_small(path, buf, sizeof(buf), &len) &&
+	bool ok = tu_read_small(path, buf, sizeof(buf), &len) &&
 		  sscanf(buf, "%ld %ld", &pids[0], &pids[1]) == 2;
 
 	free(path);
@@ -754,12 +689,7 @@ static void interrupt_kills_plugins_and_their_escapees(void **state)
 	assert_true(pc_time_now_ms() - t0 < HANG_MS / 2);
 	assert_parts(fx, 0, "u0 saw 4");
 	assert_true(fx->kill_all_cleared);
-	assert_int_equal(fx->nevs, 3);
-	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(fx->evs[i].unit, i + 1);
-		assert_int_equal(fx->evs[i].ev.kind, PC_POOL_INTERRUPTED);
-		assert_int_equal(fx->evs[i].ev.started, i < 2);
-	}
+	assert_interrupted(fx, 1, 2);
 	for (size_t u = 1; u <= 2; u++) {
 		assert_true(escape_pids(fx, u, pids[u - 1]));
 		assert_true(pid_vanishes(pids[u - 1][0]));
@@ -786,13 +716,7 @@ static void stop_flag_interrupts_running_and_unstarted(void **state)
 	assert_true(pc_time_now_ms() - t0 < HANG_MS / 2);
 	assert_parts(fx, 0, "u0 saw 4");
 	assert_int_equal(fx->nstarted, 3);
-	assert_int_equal(fx->nevs, fx->n - 1);
-	for (size_t i = 0; i < fx->nevs; i++) {
-		assert_int_equal(fx->evs[i].unit, i + 1);
-		assert_int_equal(fx->evs[i].ev.kind, PC_POOL_INTERRUPTED);
-		assert_int_equal(fx->evs[i].ev.started, i + 1 <= 2);
-		assert_parts(fx, i + 1, "");
-	}
+	assert_interrupted(fx, 1, 2);
 }
 
 /* A worker whose worker_init fails runs no unit: every unit is
@@ -815,7 +739,7 @@ static void failed_worker_init_is_failed(void **state)
 	fx->init_fails = true;
 	assert_int_equal(pc_pool_run(&o, &err), PC_EIO);
 	assert_non_null(strstr(err.msg, "cannot start a worker process"));
-	assert_int_equal(count_children(), 0);
+	assert_int_equal(tu_count_children(), 0);
 	assert_int_equal(fx->nparts, 0);
 	assert_int_equal(fx->nevs, fx->n);
 	for (size_t i = 0; i < fx->nevs; i++) {
@@ -870,7 +794,7 @@ static void pool_keeps_the_callers_subreaper(void **state)
 	unlink(pidfile);
 	r = (struct pc_proc_result)PC_PROC_RESULT_INIT(1 << 16, 1 << 16);
 	assert_int_equal(pc_proc_run(&o, &r, &err), 0);
-	if (read_small(pidfile, buf, sizeof(buf), &len))
+	if (tu_read_small(pidfile, buf, sizeof(buf), &len))
 		pid = strtol(buf, NULL, 10);
 	assert_true(pid > 0);
 	if (!pid_vanishes(pid)) {
