@@ -74,7 +74,13 @@ bool pc_fire_is_post(int point)
 
 /* ---- points ---- */
 
-/* Edit distance of two short names (hook point suggestions). */
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Edit distance of two short names (hook point suggestions), ignoring
+ * ASCII case: "PRE_BASH" is nearest to "pre_bash". */
 static size_t distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
@@ -86,7 +92,8 @@ static size_t distance(const char *a, const char *b)
 	for (size_t i = 1; i <= la; i++) {
 		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t d = prev[j - 1] +
+				   (lower(a[i - 1]) != lower(b[j - 1]));
 
 			if (prev[j] + 1 < d)
 				d = prev[j] + 1;

@@ -5,8 +5,8 @@
  * byte, a uint32 length and the payload: 'R' ready (payload: the worker's
  * pid), 'P' a part of the current unit, 'N' a note (label), 'S' a plugin
  * spawned (payload: its pid, which is also its process group id), 'M' the
- * environment prefix that marks its plugins (pc_pool_mark), 'F' its setup
- * failed, 'D' the unit is done. Parent to worker: a uint32 unit index; end of file tells
+ * environment prefix that marks its plugins (pc_pool_mark; it may come
+ * before 'R'), 'D' the unit is done. Parent to worker: a uint32 unit index; end of file tells
  * the worker to exit. A second channel, a pipe written only by the
  * worker's signal handler, carries {signo, sender pid} when the worker
  * dies of a catchable signal (it cannot share the socket: the handler may
@@ -198,11 +198,12 @@ static void worker_main(const struct pc_pool_opts *o, int fd, int sfd)
 	worker_stop = o->stop;
 	worker_signals();
 	pc_proc_set_spawn_hook(on_spawn, NULL);
-	send_msg(&w, 'R', &pid, sizeof(pid));
-	if (o->ops->worker_init && o->ops->worker_init(o->ctx, &w)) {
-		send_msg(&w, 'F', NULL, 0);
+	/* ready only once set up: a worker that cannot set itself up is one
+	 * the pool could not start (PC_POOL_FAILED when none can), never one
+	 * that died with a unit (PC_POOL_KILLED, blamed on the plugin) */
+	if (o->ops->worker_init && o->ops->worker_init(o->ctx, &w))
 		_exit(2);
-	}
+	send_msg(&w, 'R', &pid, sizeof(pid));
 	while (recv_all(fd, &unit, sizeof(unit))) {
 		o->ops->run(o->ctx, &w, unit);
 		cur_plugin = 0;
@@ -266,7 +267,7 @@ static bool start(struct pool *p, unsigned k)
 	struct slot *s = &p->s[k];
 	int sv[2], sp[2], st;
 	pid_t mid;
-	char type;
+	char type = 0, *mark = NULL;
 	uint32_t len;
 	int32_t pid;
 
@@ -296,14 +297,26 @@ static bool start(struct pool *p, unsigned k)
 	close(sp[1]);
 	while (mid > 0 && waitpid(mid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (mid < 0 || !recv_all(sv[0], &type, 1) || type != 'R' ||
-	    !recv_all(sv[0], &len, sizeof(len)) || len != sizeof(pid) ||
-	    !recv_all(sv[0], &pid, sizeof(pid)) || pid <= 0) {
+	/* the worker's setup may mark its plugins ('M') before it is ready */
+	while (mid > 0 && recv_all(sv[0], &type, 1) && type == 'M' &&
+	       recv_all(sv[0], &len, sizeof(len)) && len < 65536) {
+		free(mark);
+		mark = pc_xmalloc((size_t)len + 1);
+		if (!recv_all(sv[0], mark, len))
+			break;
+		mark[len] = 0;
+	}
+	if (mid < 0 || type != 'R' || !recv_all(sv[0], &len, sizeof(len)) ||
+	    len != sizeof(pid) || !recv_all(sv[0], &pid, sizeof(pid)) ||
+	    pid <= 0) {
 		close(sv[0]);
 		close(sp[0]);
+		if (mark && pc_fs_is_dir(mark))
+			pc_fs_rm_rf(mark);
+		free(mark);
 		return false;
 	}
-	*s = (struct slot){ .pid = pid, .fd = sv[0], .sfd = sp[0] };
+	*s = (struct slot){ .pid = pid, .fd = sv[0], .sfd = sp[0], .mark = mark };
 	kill_list_set(k, 0, pid);
 	return true;
 }
@@ -407,6 +420,116 @@ static void kill_orphans(const pid_t *pids, unsigned n)
 	closedir(d);
 }
 
+/* The state letter of process `pid` ('R', 'S', 'T', 'Z', ...), or 0 when
+ * there is none (the workers are not our children: no waitpid). */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *cp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	cp = strrchr(buf, ')');
+	return cp && cp[1] == ' ' ? cp[2] : 0;
+}
+
+/* One process as /proc/PID/stat shows it. */
+struct ps {
+	pid_t pid, ppid;
+	char state;
+};
+
+/* Every process on the machine (a new array, caller frees; *n its
+ * length), or NULL without /proc. */
+static struct ps *scan_procs(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct ps *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		char path[64], buf[512], *cp;
+		long pid = strtol(e->d_name, NULL, 10);
+		int ppid, fd;
+		char st;
+		ssize_t r;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		buf[r] = 0;
+		cp = strrchr(buf, ')');
+		if (!cp || sscanf(cp + 2, "%c %d", &st, &ppid) != 2)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			v = pc_xreallocarray(v, cap, sizeof(*v));
+		}
+		v[(*n)++] = (struct ps){ (pid_t)pid, ppid, st };
+	}
+	closedir(d);
+	return v;
+}
+
+static bool member(const pid_t *set, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/* Kill every live descendant of the live worker `pid`, in rounds until
+ * one finds none (at most 100: a fork storm cannot hold the pool). A
+ * worker is a child subreaper (pc_proc makes it one), so while it lives
+ * everything its plugins started - setsid escapees included, which no
+ * process group or session of theirs holds - is in its tree. */
+static void kill_tree(pid_t pid)
+{
+	for (int round = 0; round < 100; round++) {
+		size_t nv, nt = 1, live = 0, added;
+		struct ps *v = scan_procs(&nv);
+		pid_t *tree = pc_xcalloc(nv + 1, sizeof(*tree));
+
+		tree[0] = pid;
+		do {
+			added = 0;
+			for (size_t j = 0; j < nv; j++) {
+				if (member(tree, nt, v[j].pid) ||
+				    !member(tree, nt, v[j].ppid))
+					continue;
+				tree[nt++] = v[j].pid;
+				added++;
+				if (v[j].state != 'Z') {
+					kill(v[j].pid, SIGKILL);
+					live++;
+				}
+			}
+		} while (added);
+		free(tree);
+		free(v);
+		if (!live)
+			return;
+	}
+}
+
 /* Wait until `pid`, not plugcheck's child, has exited and been reaped by
  * its parent (init), at most about 3 s: no process may outlive the run. */
 static void wait_gone(pid_t pid)
@@ -429,6 +552,12 @@ static void bury(struct pool *p, unsigned k, struct pc_pool_event *ev)
 {
 	struct slot *s = &p->s[k];
 
+	/* a live worker (stopped: it starts nothing more) still holds what
+	 * its plugins left; a dead one's went to init (kill_marked below) */
+	if (proc_state(s->pid) && proc_state(s->pid) != 'Z') {
+		kill(s->pid, SIGSTOP);
+		kill_tree(s->pid);
+	}
 	kill(s->pid, SIGKILL);
 	wait_gone(s->pid);
 	kill_orphans(s->plugins, s->nplugins);
@@ -512,12 +641,6 @@ static void message(struct pool *p, unsigned k)
 		s->plugins[s->nplugins++] = pid;
 		for (unsigned i = 0; i < s->nplugins; i++)
 			kill_list_set(k, i + 1, s->plugins[i]);
-	} else if (type == 'F') {
-		struct pc_pool_event ev = { .kind = PC_POOL_FAILED };
-
-		free(data);
-		bury(p, k, &ev);
-		return;
 	} else if (type == 'D') {
 		u->state = U_DONE;
 		s->busy = false;
@@ -558,20 +681,9 @@ static void hand(struct pool *p, unsigned k, size_t i)
 static void resume_stopped(struct pool *p, unsigned k)
 {
 	struct slot *s = &p->s[k];
-	char path[64], buf[256], *cp;
-	int fd;
-	ssize_t n;
+	char st = proc_state(s->pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	cp = strrchr(buf, ')');
-	if (!cp || (cp[2] != 'T' && cp[2] != 't'))
+	if (st != 'T' && st != 't')
 		return;
 	kill(s->pid, SIGCONT);
 	if (!s->stopped && s->busy) {
@@ -686,6 +798,7 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 	struct pool p = { .o = o };
 	int64_t stop_at = 0;
 	bool any = false;
+	int subreaper = 0;
 
 	p.jobs = o->jobs ? o->jobs : 1;
 	if (p.jobs > MAX_JOBS)
@@ -697,7 +810,10 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 	p.u = pc_xcalloc(o->nunits + 1, sizeof(*p.u));
 	p.last_look = pc_time_now_ms();
 	pool_pid = getpid();
-	/* the workers must re-parent to init, not here */
+	/* the workers must re-parent to init, not here; pc_proc's sweep in
+	 * this process relies on the caller's setting, so it is restored */
+	if (prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) < 0)
+		subreaper = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	while (p.merged < o->nunits) {
 		if (stopped(&p) && !stop_at)
@@ -725,6 +841,8 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 		}
 	kill_marked(o->marker); /* escapees of workers that died */
 	free(p.u);
+	if (subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!any && o->nunits)
 		return pc_err_set(err, PC_EIO,
 				  "cannot start a worker process (fork or socketpair failed)");

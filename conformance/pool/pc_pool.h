@@ -64,8 +64,10 @@ struct pc_pool_event {
 };
 
 struct pc_pool_ops {
-	/* worker_init - in a new worker, before its first unit; non-zero
-	 * makes the worker exit (its unit is PC_POOL_FAILED). May be NULL. */
+	/* worker_init - in a new worker, before it is handed a unit;
+	 * non-zero makes the worker exit: it counts as one that could not
+	 * be started (when none can, every unit is PC_POOL_FAILED). May be
+	 * NULL. */
 	int (*worker_init)(void *ctx, struct pc_pool_worker *w);
 	/* run - in a worker: do unit `unit`, sending its result with
 	 * pc_pool_send(). */
@@ -100,9 +102,14 @@ struct pc_pool_opts {
 
 /* pc_pool_run - run o->nunits units in up to o->jobs workers (never more
  * than there are units). Blocks until every unit is merged or reported;
- * every worker and every plugin process a dead worker left is killed and
- * reaped before it returns. Returns 0, or PC_EIO when no worker could be
- * started at all (err set; every unit was reported PC_POOL_FAILED). */
+ * every worker, every process of a live worker's tree (what its plugins
+ * left, setsid escapees included), of a dead worker's announced plugins'
+ * groups and sessions, and every process its mark (pc_pool_mark) or
+ * o->marker finds is killed before it returns, and the workers are gone
+ * (reaped by init). The caller's child-subreaper setting is off while it
+ * runs (so that workers re-parent to init) and restored after. Returns
+ * 0, or PC_EIO when no worker could be started at all (err set; every
+ * unit was reported PC_POOL_FAILED). */
 int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err);
 
 /* pc_pool_send - in a worker: one part of the current unit's result

@@ -88,9 +88,9 @@ static struct pc_finding *vfind(struct pc_report *r, size_t c, const char *id,
 	return n;
 }
 
-struct pc_finding *pc_report_find(struct pc_report *r, size_t c,
-				  const char *id, const char *file,
-				  const char *where, const char *fmt, ...)
+struct pc_finding *pc_report_find(struct pc_report *r, size_t c, const char *id,
+				  const char *file, const char *where,
+				  const char *fmt, ...)
 {
 	struct pc_finding *n;
 	va_list ap;
@@ -138,8 +138,7 @@ struct pc_finding *pc_report_find_static(struct pc_report *r,
 	return n;
 }
 
-bool pc_report_has(const struct pc_report *r, const char *id,
-		   const char *where)
+bool pc_report_has(const struct pc_report *r, const char *id, const char *where)
 {
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pc_findings *f = &r->cases[i].findings;
@@ -204,8 +203,8 @@ size_t pc_report_add_group(struct pc_report *r, const char *id,
 {
 	struct pc_group *g;
 
-	r->groups = pc_xreallocarray(r->groups, r->ngroups + 1,
-				     sizeof(*r->groups));
+	r->groups =
+		pc_xreallocarray(r->groups, r->ngroups + 1, sizeof(*r->groups));
 	g = &r->groups[r->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->id = pc_xstrdup(id ? id : "");
@@ -282,8 +281,8 @@ static void judge_case(struct pc_report *r, struct pc_case *c)
 		c->message = pc_buf_detach(&b, NULL);
 		n->failed += !c->xfail;
 		n->xfailed += c->xfail;
-		n->internal += !c->xfail &&
-			       !strcmp(c->classname, PC_CASE_INTERNAL);
+		n->internal +=
+			!c->xfail && !strcmp(c->classname, PC_CASE_INTERNAL);
 	} else {
 		c->status = PC_CASE_PASS;
 	}
@@ -338,7 +337,8 @@ const char *pc_report_group_status(const struct pc_report *r, size_t g)
 	if (!any)
 		return "skip";
 	for (size_t i = 0; i < r->ncases; i++)
-		if (r->cases[i].group == g && r->cases[i].status != PC_CASE_SKIP)
+		if (r->cases[i].group == g &&
+		    r->cases[i].status != PC_CASE_SKIP)
 			return "pass";
 	return "skip";
 }
@@ -444,6 +444,28 @@ void pc__report_put_seconds(FILE *out, double t)
 	long long ms = pc__report_ms(t);
 
 	fprintf(out, "%lld.%03lld", ms / 1000, ms % 1000);
+}
+
+const char *pc__report_step_name(const struct pc_group *g, const char *name)
+{
+	size_t n = strlen(g->name);
+
+	if (!strncmp(name, g->name, n) && !strncmp(name + n, " / ", 3))
+		return name + n + 3;
+	return name;
+}
+
+const char *pc__report_group_message(const struct pc_report *r, size_t g)
+{
+	const struct pc_group *x = &r->groups[g - 1];
+
+	if (x->skip)
+		return x->skip;
+	for (size_t i = 0; i < r->ncases; i++)
+		if (r->cases[i].group == g &&
+		    !strcmp(r->cases[i].name, x->name))
+			return r->cases[i].message ? r->cases[i].message : "";
+	return "";
 }
 
 int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,

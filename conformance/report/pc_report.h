@@ -234,11 +234,14 @@ const struct pc_finding **pc_report_findings(const struct pc_report *r,
  * groups they refer to) and r->incomplete as a new JSON text, caller
  * frees; for pc_report_merge in another process. */
 char *pc_report_fragment(const struct pc_report *r, size_t from, size_t to);
-/* pc_report_merge - append the cases of fragment `text` (`len` bytes) to
- * `r`, renumbering findings in order. With `once`, a finding whose (id,
- * where) `r` already has is dropped (the suite's once-per-entry-point
- * rule). Returns 0, or PC_EPARSE for a malformed fragment (nothing is
- * added then). */
+/* pc_report_merge - append the cases of fragment `text` (`len` bytes, not
+ * necessarily NUL-terminated) to `r`, numbering the findings after r's
+ * own in the order the sender found them (which need not be their cases'
+ * order). With `once`, a finding whose (id, where) `r` already has is
+ * dropped (the suite's once-per-entry-point rule). Returns 0, or
+ * PC_EPARSE for a malformed fragment - not exactly one JSON value, or a
+ * group, case or finding without what the report needs - and nothing is
+ * added then. */
 int pc_report_merge(struct pc_report *r, const char *text, size_t len,
 		    bool once);
 

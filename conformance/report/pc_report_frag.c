@@ -6,9 +6,14 @@
  *             "skip","xfail","updates"}],
  *  "cases":[{"classname","name","time_s","system_out","system_err",
  *            "skip","xfail","group","findings":[{"id","message","file",
- *            "line","column","where"}]}]}
+ *            "line","column","where","seq"}]}]}
  * "group" counts from 1 within the fragment's own "groups" (0: none).
+ * "seq" is the finding's number in the sender's report: the merge keeps
+ * the order the findings were found in, which need not be their cases'.
+ * The text is parsed strictly (pc_serde_parse: one value, nothing after
+ * it).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +71,7 @@ static cJSON *case_json(const struct pc_case *c, size_t group)
 		cJSON_AddNumberToObject(x, "line", f->line);
 		cJSON_AddNumberToObject(x, "column", f->column);
 		put_str(x, "where", f->where);
+		cJSON_AddNumberToObject(x, "seq", (double)f->seq);
 		cJSON_AddItemToArray(fs, x);
 	}
 	cJSON_AddItemToObject(o, "findings", fs);
@@ -86,10 +92,9 @@ char *pc_report_fragment(const struct pc_report *r, size_t from, size_t to)
 			cJSON_AddItemToArray(gs, group_json(&r->groups[g - 1]));
 			map[g - 1] = ++ng;
 		}
-		cJSON_AddItemToArray(cs, case_json(&r->cases[i],
-						   g && g <= r->ngroups
-							   ? map[g - 1]
-							   : 0));
+		cJSON_AddItemToArray(
+			cs, case_json(&r->cases[i],
+				      g && g <= r->ngroups ? map[g - 1] : 0));
 	}
 	cJSON_AddBoolToObject(o, "incomplete", r->incomplete);
 	cJSON_AddItemToObject(o, "groups", gs);
@@ -114,28 +119,48 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
 }
 
-/* Every case and finding must name what the report needs. */
+/* A number in [0, max] at key `k`, or no key `k` (0) unless `need`. */
+static bool count_at(const cJSON *o, const char *k, double max, bool need)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!v)
+		return !need;
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+	       v->valuedouble <= max;
+}
+
+#define MAX_SEQ 9007199254740992.0 /* 2^53: exact in a double */
+
+static bool valid_finding(const cJSON *f)
+{
+	return str(f, "id") && pc_rule_find(str(f, "id")) &&
+	       str(f, "message") && count_at(f, "line", UINT_MAX, false) &&
+	       count_at(f, "column", UINT_MAX, false) &&
+	       count_at(f, "seq", MAX_SEQ, true);
+}
+
+/* Every group, case and finding must name what the report needs. */
 static bool valid(const cJSON *doc)
 {
 	const cJSON *cs = cJSON_GetObjectItemCaseSensitive(doc, "cases");
 	const cJSON *gs = cJSON_GetObjectItemCaseSensitive(doc, "groups");
-	const cJSON *c, *f;
-	int ng = cJSON_GetArraySize(gs);
+	const cJSON *c, *f, *gr;
 
 	if (!cJSON_IsArray(cs) || !cJSON_IsArray(gs))
 		return false;
+	cJSON_ArrayForEach(gr, gs) if (!str(gr, "id") || !str(gr, "file") ||
+				       !str(gr, "name")) return false;
 	cJSON_ArrayForEach(c, cs)
 	{
-		const cJSON *fs = cJSON_GetObjectItemCaseSensitive(c, "findings");
-		double g = num(c, "group");
+		const cJSON *fs =
+			cJSON_GetObjectItemCaseSensitive(c, "findings");
 
 		if (!str(c, "classname") || !str(c, "name") ||
-		    !cJSON_IsArray(fs) || g < 0 || g > ng)
+		    !cJSON_IsArray(fs) ||
+		    !count_at(c, "group", cJSON_GetArraySize(gs), false))
 			return false;
-		cJSON_ArrayForEach(f, fs)
-		if (!str(f, "id") || !pc_rule_find(str(f, "id")) ||
-		    !str(f, "message"))
-			return false;
+		cJSON_ArrayForEach(f, fs) if (!valid_finding(f)) return false;
 	}
 	return true;
 }
@@ -157,8 +182,15 @@ static size_t merge_group(struct pc_report *r, const cJSON *g)
 	return n;
 }
 
-static void merge_case(struct pc_report *r, const cJSON *c,
-		       const size_t *groups, bool once)
+struct merge {
+	const size_t *groups; /* fragment group k+1 is r's groups[k] */
+	bool once;
+	size_t base;  /* r->next_seq before the merge */
+	double first; /* the smallest "seq" in the fragment */
+	size_t next;  /* r->next_seq after the merge */
+};
+
+static void merge_case(struct pc_report *r, const cJSON *c, struct merge *m)
 {
 	size_t i = pc_report_add_case(r, str(c, "classname"), str(c, "name"),
 				      str(c, "system_out"), num(c, "time_s"));
@@ -170,29 +202,51 @@ static void merge_case(struct pc_report *r, const cJSON *c,
 	if (str(c, "skip"))
 		pc_report_skip(r, i, str(c, "skip"));
 	k->xfail = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "xfail"));
-	k->group = g ? groups[g - 1] : 0;
+	k->group = g ? m->groups[g - 1] : 0;
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "findings"))
 	{
 		struct pc_finding *n;
 
-		if (once && pc_report_has(r, str(f, "id"),
-					  str(f, "where") ? str(f, "where") : ""))
+		if (m->once &&
+		    pc_report_has(r, str(f, "id"),
+				  str(f, "where") ? str(f, "where") : ""))
 			continue;
 		n = pc_report_find(r, i, str(f, "id"), str(f, "file"),
 				   str(f, "where"), "%s", str(f, "message"));
 		n->line = (unsigned)num(f, "line");
 		n->column = (unsigned)num(f, "column");
+		/* numbered as the sender numbered it, after r's own */
+		n->seq = m->base + (size_t)(num(f, "seq") - m->first);
+		if (n->seq >= m->next)
+			m->next = n->seq + 1;
 	}
+}
+
+/* The smallest "seq" of the fragment's findings (0 when it has none). */
+static double first_seq(const cJSON *doc)
+{
+	const cJSON *c, *f;
+	double min = MAX_SEQ;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases"))
+		cJSON_ArrayForEach(
+			f, cJSON_GetObjectItemCaseSensitive(
+				   c, "findings")) if (num(f, "seq") < min)
+			min = num(f, "seq");
+	return min;
 }
 
 int pc_report_merge(struct pc_report *r, const char *text, size_t len,
 		    bool once)
 {
-	cJSON *doc = cJSON_ParseWithLength(text, len);
+	cJSON *doc = NULL;
 	const cJSON *g, *c;
 	size_t *groups, ng = 0;
+	struct merge m = { .once = once,
+			   .base = r->next_seq,
+			   .next = r->next_seq };
 
-	if (!doc || !valid(doc)) {
+	if (pc_serde_parse(text, len, &doc, NULL) < 0 || !valid(doc)) {
 		cJSON_Delete(doc);
 		return PC_EPARSE;
 	}
@@ -202,9 +256,12 @@ int pc_report_merge(struct pc_report *r, const char *text, size_t len,
 			1,
 		sizeof(*groups));
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(doc, "groups"))
-	groups[ng++] = merge_group(r, g);
+		groups[ng++] = merge_group(r, g);
+	m.groups = groups;
+	m.first = first_seq(doc);
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases"))
-	merge_case(r, c, groups, once);
+		merge_case(r, c, &m);
+	r->next_seq = m.next;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "incomplete")))
 		r->incomplete = true;
 	free(groups);

@@ -252,8 +252,8 @@ static void suppressed(const struct pc_report *r, const struct ctx *x)
 			all[n++] = all[i];
 	qsort(all, n, sizeof(*all), cmp_id);
 	for (size_t i = 0, k; i < n; i = k) {
-		for (k = i; k < n && !strcmp(all[k]->rule->id, all[i]->rule->id);
-		     k++)
+		for (k = i;
+		     k < n && !strcmp(all[k]->rule->id, all[i]->rule->id); k++)
 			;
 		fprintf(x->out, "suppressed: %s (%zu)\n", all[i]->rule->id,
 			k - i);
@@ -309,7 +309,8 @@ void pc__report_human(const struct pc_report *r, FILE *out, bool color)
 	if (r->incomplete)
 		paint(&x, BOLD YELLOW, "INCOMPLETE");
 	else
-		paint(&x, failed ? BOLD RED : BOLD GREEN, failed ? "FAIL" : "PASS");
+		paint(&x, failed ? BOLD RED : BOLD GREEN,
+		      failed ? "FAIL" : "PASS");
 	fputc('\n', out);
 }
 
@@ -323,9 +324,37 @@ static const char *run_word(const char *status)
 					 : "XFAIL";
 }
 
+/* Each failed (or expected-to-fail) step of group `g` (1-based) and its
+ * unsuppressed findings. */
+static void failed_steps(const struct pc_report *r, size_t g,
+			 const struct ctx *x)
+{
+	const struct pc_group *s = &r->groups[g - 1];
+
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pc_case *c = &r->cases[i];
+
+		if (c->group != g || !strcmp(c->name, s->name) ||
+		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL))
+			continue;
+		fputs("  step ", x->out);
+		put(x, pc__report_step_name(s, c->name));
+		fputs(":\n", x->out);
+		for (size_t f = 0; f < c->findings.nr; f++) {
+			if (c->findings.v[f].suppressed)
+				continue;
+			fputs("    ", x->out);
+			pc__report_escape(x->out, c->findings.v[f].message,
+					  esc_block);
+			fputc('\n', x->out);
+		}
+	}
+}
+
 /* One line per scenario (PASS/FAIL/SKIP/XFAIL id, time, pass rate and
- * p95 when repeated), its own message, every failed step's findings, and
- * a summary line. */
+ * p95 when repeated), its own message (the JSON form's "message": a skip
+ * reason, or what its scenario-level case found) once, every failed
+ * step's findings, and a summary line. */
 static void scenario_lines(const struct pc_report *r, FILE *out)
 {
 	const struct ctx x = { out, false };
@@ -334,6 +363,7 @@ static void scenario_lines(const struct pc_report *r, FILE *out)
 	for (size_t g = 1; g <= r->ngroups; g++) {
 		const struct pc_group *s = &r->groups[g - 1];
 		const char *st = pc_report_group_status(r, g);
+		const char *msg = pc__report_group_message(r, g);
 		int k = !strcmp(st, "pass")   ? 0
 			: !strcmp(st, "fail") ? 1
 			: !strcmp(st, "skip") ? 2
@@ -348,42 +378,20 @@ static void scenario_lines(const struct pc_report *r, FILE *out)
 			fprintf(out, " pass rate %u/%u, p95 %.0f ms", s->passes,
 				s->runs, s->p95_ms);
 		fputc('\n', out);
-		/* its own message (a skip reason, a finding of the whole
-		 * scenario), then every failed step's findings */
-		for (size_t i = 0; i < r->ncases; i++) {
-			const struct pc_case *c = &r->cases[i];
-			size_t len = strlen(s->name);
-
-			if (c->group != g)
-				continue;
-			if (!strcmp(c->name, s->name)) {
-				if (c->message && *c->message) {
-					fputs("    ", out);
-					put(&x, c->message);
-					fputc('\n', out);
-				}
-				continue;
-			}
-			if (c->status != PC_CASE_FAIL)
-				continue;
-			fputs("  step ", out);
-			put(&x, c->name + (strncmp(c->name, s->name, len) ? 0 : len + 3));
-			fputs(":\n", out);
-			for (size_t f = 0; f < c->findings.nr; f++) {
-				if (c->findings.v[f].suppressed)
-					continue;
-				fputs("    ", out);
-				pc__report_escape(out, c->findings.v[f].message,
-						  esc_block);
-				fputc('\n', out);
-			}
+		if (*msg) {
+			fputs("    ", out);
+			put(&x, msg);
+			fputc('\n', out);
 		}
+		failed_steps(r, g, &x);
 	}
 	fprintf(out,
 		"%zu scenarios: %zu passed, %zu failed, %zu skipped, %zu expected failures\n",
 		n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
 }
 
+/* "incomplete: ..." last, as before the one result type: what a reader
+ * (and a script reading the last line) must see first. */
 void pc__report_run_human(const struct pc_report *r, FILE *out)
 {
 	scenario_lines(r, out);

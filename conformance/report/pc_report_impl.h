@@ -28,6 +28,15 @@ long long pc__report_ms(double t);
 /* pc__report_put_seconds - write `t` as "S.mmm", whatever the locale. */
 void pc__report_put_seconds(FILE *out, double t);
 
+/* pc__report_step_name - the step part of a scenario case's name: `name`
+ * without its leading "<scenario name> / ", or all of `name` when it does
+ * not start so. */
+const char *pc__report_step_name(const struct pc_group *g, const char *name);
+/* pc__report_group_message - group `g`'s (1-based) own message: its skip
+ * reason, or the message of its scenario-level case (the case named as
+ * the scenario), or "". Borrowed from `r`. */
+const char *pc__report_group_message(const struct pc_report *r, size_t g);
+
 /* The renderers: write `r` to `out`; write errors are left in ferror().
  * pc__report_json returns PC_EFBIG, writing nothing, when the text would
  * pass 1 GiB, else 0. pc__report_run_human is the human form of a

@@ -119,31 +119,6 @@ static cJSON *cases(const struct pc_report *r)
 
 /* ---- `plugcheck run --format json` (docs/scenarios.md) ---- */
 
-/* The step name of a scenario case: "<scenario> / <step>" without the
- * scenario's name. */
-static const char *step_name(const struct pc_group *g, const char *name)
-{
-	size_t n = strlen(g->name);
-
-	if (!strncmp(name, g->name, n) && !strncmp(name + n, " / ", 3))
-		return name + n + 3;
-	return name;
-}
-
-/* A scenario's own message: its skip reason, or the message of its
- * scenario-level case (named as the scenario itself), or "". */
-static const char *group_message(const struct pc_report *r, size_t g)
-{
-	const struct pc_group *x = &r->groups[g - 1];
-
-	if (x->skip)
-		return x->skip;
-	for (size_t i = 0; i < r->ncases; i++)
-		if (r->cases[i].group == g && !strcmp(r->cases[i].name, x->name))
-			return r->cases[i].message ? r->cases[i].message : "";
-	return "";
-}
-
 static cJSON *scenario(const struct pc_report *r, size_t g)
 {
 	const struct pc_group *x = &r->groups[g - 1];
@@ -153,7 +128,8 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 	cJSON_AddItemToObject(o, "file", text(x->file));
 	cJSON_AddItemToObject(o, "name", text(x->name));
 	cJSON_AddStringToObject(o, "status", pc_report_group_status(r, g));
-	cJSON_AddItemToObject(o, "message", text(group_message(r, g)));
+	cJSON_AddItemToObject(o, "message",
+			      text(pc__report_group_message(r, g)));
 	cJSON_AddNumberToObject(o, "time_ms", x->time_ms);
 	cJSON_AddItemToObject(o, "runs", count(x->runs));
 	cJSON_AddItemToObject(o, "passes", count(x->passes));
@@ -165,7 +141,8 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 		if (c->group != g || !strcmp(c->name, x->name))
 			continue;
 		st = cJSON_CreateObject();
-		cJSON_AddItemToObject(st, "name", text(step_name(x, c->name)));
+		cJSON_AddItemToObject(st, "name",
+				      text(pc__report_step_name(x, c->name)));
 		cJSON_AddStringToObject(st, "status", status_name(c->status));
 		cJSON_AddItemToObject(st, "message",
 				      text(c->message ? c->message : ""));

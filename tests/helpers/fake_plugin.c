@@ -38,6 +38,23 @@
  *                           the signal that ended that child (or 100 +
  *                           its exit status)
  *   env, cwd                print environ (one per line) / getcwd
+ *   cat-cwd                 copy stdin to stdout, then print a line
+ *                           "cwd=<getcwd()>" (a hook that shows both what
+ *                           the host sent and where it ran)
+ *   kill-parent SIG [PIDFILE]  read stdin to EOF, write our pid to PIDFILE,
+ *                           send signal number SIG to our parent (the
+ *                           process that spawned us), then sleep 30 s:
+ *                           only a sweep ends it. Reading stdin first
+ *                           means the spawner has finished the spawn
+ *                           (pc_proc writes stdin only after it).
+ *   escapee-hang PIDFILE    a child leaves the session (setsid), closes
+ *                           its stdio and sleeps 30 s; we sleep for
+ *                           ever; PIDFILE gets "<our pid> <child pid>"
+ *   stop-parent             read stdin to EOF, SIGSTOP our parent, print
+ *                           {"ok":true} and exit 0
+ *   ancestors               print the pid of each ancestor, parent first,
+ *                           one per line, up to pid 1: what a plugin finds
+ *                           by walking up /proc/PID/stat
  *   sigstate                print SigBlk and SigIgn from /proc/self/status
  *
  * Unknown behaviours exit 2.
@@ -238,6 +255,8 @@ static int env(void)
 	return 0;
 }
 
+static void write_pid_file(const char *path, const char *text);
+
 static int cwd(void)
 {
 	char buf[PATH_MAX];
@@ -245,6 +264,65 @@ static int cwd(void)
 	if (!getcwd(buf, sizeof(buf)))
 		return 1;
 	return say(1, buf) || say(1, "\n");
+}
+
+static int cat_cwd(void)
+{
+	copy_stdin(1);
+	return say(1, "\ncwd=") || cwd();
+}
+
+/* parent_of - the ppid field of /proc/PID/stat, or -1. */
+static long parent_of(long pid)
+{
+	char path[64], buf[512], *p;
+	long ppid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		ppid = -1;
+	fclose(f);
+	return ppid;
+}
+
+static int ancestors(void)
+{
+	for (long pid = (long)getppid(); pid > 0; pid = parent_of(pid)) {
+		printf("%ld\n", pid);
+		if (pid == 1)
+			break;
+	}
+	return fflush(stdout) != 0;
+}
+
+static const char *arg2; /* argv[3], for the behaviours that take two */
+
+static int kill_parent(const char *arg)
+{
+	int sig = (int)strtol(arg, NULL, 10);
+	char pid[32];
+
+	copy_stdin(-1);
+	if (arg2) {
+		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		write_pid_file(arg2, pid);
+	}
+	if (kill(getppid(), sig) < 0)
+		return 1;
+	nap_ms(30000);
+	return 0;
+}
+
+static int stop_parent(void)
+{
+	copy_stdin(-1);
+	if (kill(getppid(), SIGSTOP) < 0)
+		return 1;
+	return say(1, "{\"ok\":true}\n");
 }
 
 static int sigstate(void)
@@ -415,6 +493,26 @@ static int fork_storm(const char *pidfile)
 	return echo_json();
 }
 
+/* escapee_hang - a plugin still running while its setsid child lives on:
+ * the child is the plugin's only by descent. */
+static int escapee_hang(const char *pidfile)
+{
+	long plugin = (long)getpid();
+
+	if (fork() == 0) {
+		char pids[64];
+
+		setsid();
+		snprintf(pids, sizeof(pids), "%ld %ld\n", plugin,
+			 (long)getpid());
+		write_pid_file(pidfile, pids);
+		close_stdio();
+		nap_ms(30000);
+		_exit(0);
+	}
+	return hang();
+}
+
 /* wait_for_file - poll for PATH for up to 5 s; its bytes go to `buf`. */
 static bool wait_for_file(const char *path, char *buf, size_t n)
 {
@@ -494,6 +592,10 @@ static const struct behaviour {
 	{ "env", env, NULL },
 	{ "cwd", cwd, NULL },
 	{ "sigstate", sigstate, NULL },
+	{ "cat-cwd", cat_cwd, NULL },
+	{ "kill-parent", NULL, kill_parent },
+	{ "stop-parent", stop_parent, NULL },
+	{ "ancestors", ancestors, NULL },
 	{ "print-bytes", NULL, print_bytes },
 	{ "print-stderr-bytes", NULL, print_stderr_bytes },
 	{ "write-before-read", NULL, write_before_read },
@@ -502,6 +604,7 @@ static const struct behaviour {
 	{ "bg-detached-pair", NULL, bg_detached_pair },
 	{ "zombie-escapee", zombie_escapee, NULL },
 	{ "fork-storm", NULL, fork_storm },
+	{ "escapee-hang", NULL, escapee_hang },
 	{ "await-joiner", NULL, await_joiner },
 	{ "join-group", NULL, join_group },
 };
@@ -509,6 +612,8 @@ static const struct behaviour {
 int main(int argc, char **argv)
 {
 	const char *arg = argc > 2 ? argv[2] : NULL;
+
+	arg2 = argc > 3 ? argv[3] : NULL;
 
 	if (argc < 2)
 		return 2;

@@ -39,6 +39,7 @@
 #include "pc_host.h"
 #include "pc_manifest.h"
 #include "pc_proc.h"
+#include "test_util.h"
 
 #define MIB    ((size_t)1 << 20)
 #define ROUNDS 3 /* firings per behaviour after the warm-up */
@@ -57,74 +58,6 @@ static int count_dir(const char *path)
 	assert_non_null(d);
 	while ((de = readdir(d)))
 		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static bool read_small(const char *path, char *buf, size_t cap, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	*len = fread(buf, 1, cap - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return true;
-}
-
-/* count_children - processes (zombies included) whose parent is us. */
-static int count_children(void)
-{
-	char path[PATH_MAX], buf[512];
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		const char *p;
-		size_t len;
-		int ppid;
-
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		if (!read_small(path, buf, sizeof(buf), &len))
-			continue;
-		p = strrchr(buf, ')');
-		if (p && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
-		    ppid == getpid())
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* count_marked - processes whose environment holds the entry `marker`. */
-static int count_marked(const char *marker)
-{
-	static char env[1 << 16];
-	char path[PATH_MAX];
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t mlen = strlen(marker);
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		size_t len;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/environ", de->d_name);
-		if (!read_small(path, env, sizeof(env), &len))
-			continue;
-		for (size_t i = 0; i < len; i += strlen(env + i) + 1)
-			if (!strncmp(env + i, marker, mlen) &&
-			    env[i + mlen] == '\0') {
-				n++;
-				break;
-			}
-	}
 	closedir(d);
 	return n;
 }
@@ -161,8 +94,8 @@ static void assert_clean(const struct fx *fx, int pid)
 	assert_true(pid > 0);
 	assert_int_equal(kill(-pid, 0), -1); /* the plugin's group is gone */
 	assert_int_equal(errno, ESRCH);
-	assert_int_equal(count_children(), 0);
-	assert_int_equal(count_marked(fx->marker), 0);
+	assert_int_equal(tu_count_children(), 0);
+	assert_int_equal(tu_count_marked(fx->marker, false), 0);
 }
 
 /* --- pc_proc ------------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include "pc_serde.h"
 #include "pc_turn.h"
 #include "pc_xalloc.h"
+#include "test_util.h"
 
 struct fx {
 	char *root, *ws;
@@ -29,17 +30,6 @@ struct fx {
 	size_t n;
 	char *dirs[3];
 };
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	char *dir = pc_xstrdup(path);
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(pc_fs_mkdir_p(dir, NULL), 0);
-	assert_int_equal(pc_fs_write(path, text, strlen(text), NULL), 0);
-	assert_int_equal(chmod(path, mode), 0);
-	free(dir);
-}
 
 /* A plugin `name` under root with a turn_start hook, a tool `<name>_t`,
  * a script command `<name>_c`, disable_tools [glob] and a system_prompt
@@ -61,8 +51,8 @@ static char *mkplugin(const char *root, const char *name, const char *prompt)
 		"\"script\":\"hooks/ok.sh\"}]}",
 		name, sp, name, name);
 
-	write_file(mf, json, 0644);
-	write_file(sh,
+	tu_write_file(mf, json, 0644);
+	tu_write_file(sh,
 		   "#!/bin/sh\ncat >/dev/null\n"
 		   "echo '{\"allow\":true,\"output\":\"ran\"}'\n",
 		   0755);
@@ -369,11 +359,11 @@ static void rescan_finds_what_the_host_finds(void **state)
 	char *dupmf = pc_fs_join(dup, "plugin.json");
 	char *dirs[] = { f->dirs[0], bad, gone, dup };
 
-	write_file(mf,
+	tu_write_file(mf,
 		   "{\"name\":\"broken\",\"version\":\"1\",\"hooks\":"
 		   "{\"pre_bash\":{\"script\":\"hooks/none.sh\"}}}",
 		   0644);
-	write_file(dupmf, "{\"name\":\"alpha\",\"version\":\"2.0\"}", 0644);
+	tu_write_file(dupmf, "{\"name\":\"alpha\",\"version\":\"2.0\"}", 0644);
 	pc_turn_rescan_dirs(dirs, 4, NULL, false, &rs);
 	assert_int_equal(rs.nplugins, 1);
 	assert_string_equal(rs.plugins[0]->version, "2.0"); /* later wins */
