@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,23 +190,6 @@ int pc_fs_mkdir_p(const char *path, struct pc_err *err)
 		return pc_err_set_errno(err, PC_EIO, errno,
 					"cannot create '%s'", path);
 	return 0;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(p);
-	else
-		unlink(p);
-	return 0;
-}
-
-int pc_fs_rm_rf(const char *path)
-{
-	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0 ? PC_EIO : 0;
 }
 
 bool pc_fs_is_dir(const char *path)
