@@ -21,7 +21,7 @@ void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 	h->session_path = pc_xstrdup(session_path ? session_path : "");
 	h->python = NULL;
 	h->timestamp = 0;
-	h->sandbox = NULL;
+	h->confine = NULL;
 }
 
 void pc_host_release(struct pc_host *h)
@@ -67,7 +67,7 @@ void pc_exchange_init(struct pc_exchange *x)
 	x->proc = r;
 	pc_strvec_init(&x->events);
 	pc_strvec_init(&x->log);
-	x->sandbox = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
+	x->sandbox = (struct pc_confine_obs)PC_CONFINE_OBS_INIT;
 }
 
 void pc_exchange_release(struct pc_exchange *x)
@@ -77,7 +77,7 @@ void pc_exchange_release(struct pc_exchange *x)
 	pc_proc_result_release(&x->proc);
 	pc_strvec_release(&x->events);
 	pc_strvec_release(&x->log);
-	pc_sandbox_obs_release(&x->sandbox);
+	pc_confine_obs_release(&x->sandbox);
 }
 
 const char *pc_outcome_name(enum pc_outcome o)
@@ -222,37 +222,24 @@ static bool has_cap(const struct pc_plugin *p, const char *cap)
 	return false;
 }
 
-/* sandboxed - pc_proc_run under h->sandbox with the capabilities of `p`
+/* confined - pc_proc_run under h->confine with the capabilities of `p`
  * (R3.3 effective list), then what the run tried beyond them. */
-static int sandboxed(struct pc_host *h, const struct pc_plugin *p,
-		     struct pc_proc_opts *o, struct pc_exchange *x,
-		     struct pc_err *err)
+static int confined(struct pc_host *h, const struct pc_plugin *p,
+		    struct pc_proc_opts *o, struct pc_exchange *x,
+		    struct pc_err *err)
 {
-	struct pc_strvec wrap = PC_STRVEC_INIT;
 	char *cwd = getcwd(NULL, 0);
-	struct pc_sandbox_spec sp = {
+	struct pc_confine_spec sp = {
 		.workspace = h->workspace,
 		.plugin_dir = p->source_path ? p->source_path : p->dir,
+		.home = pc_strvec_env_get(o->env.v, "HOME"),
+		.tmpdir = pc_strvec_env_get(o->env.v, "TMPDIR"),
 		.cwd = cwd,
 		.network = has_cap(p, "access_network"),
 		.write_workspace = has_cap(p, "write_workspace"),
 	};
-	int rc;
+	int rc = pc_confine_run(h->confine, &sp, o, &x->proc, &x->sandbox, err);
 
-	for (size_t i = 0; i < o->env.nr; i++) {
-		if (!strncmp(o->env.v[i], "HOME=", 5))
-			sp.home = o->env.v[i] + 5;
-		else if (!strncmp(o->env.v[i], "TMPDIR=", 7))
-			sp.tmpdir = o->env.v[i] + 7;
-	}
-	pc_sandbox_wrap(h->sandbox, &sp, &wrap);
-	o->wrap = &wrap;
-	o->wrap_helper = h->sandbox->strace;
-	rc = pc_proc_run(o, &x->proc, err);
-	if (!rc && x->proc.pid > 0)
-		pc_sandbox_observe(h->sandbox, &sp, x->proc.pid, &x->proc,
-				   &x->sandbox, NULL);
-	pc_strvec_release(&wrap);
 	free(cwd);
 	return rc;
 }
@@ -278,7 +265,7 @@ int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 	o.stderr_max = PC_MAX_IO_BYTES;
 	o.flags = PC_PROC_STDIN_FIRST;
 	x->spawned = true;
-	rc = h->sandbox ? sandboxed(h, p, &o, x, err)
+	rc = h->confine ? confined(h, p, &o, x, err)
 			: pc_proc_run(&o, &x->proc, err);
 	pc_proc_opts_release(&o);
 	return rc;

@@ -994,6 +994,39 @@ static int helper_exe(const struct run *run, pid_t pid)
 	return !strcmp(exe, run->o->wrap_helper);
 }
 
+/* ns_init - `pid` is pid 1 of a PID namespace below plugcheck's: the last
+ * number of its NSpid line is 1 and there are more than one. A wrapper
+ * that runs the plugin in a namespace of its own has its reaper there. */
+static bool ns_init(pid_t pid)
+{
+	char path[64], buf[2048], *line;
+	long last = 0;
+	int fd, fields = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return false;
+	for (char *p = line + 7, *e; *p && *p != '\n'; p = e) {
+		long v = strtol(p, &e, 10);
+
+		if (e == p)
+			break;
+		last = v;
+		fields++;
+	}
+	return fields > 1 && last == 1;
+}
+
 /* is_helper - the tracer, or a process already exiting (its memory gone:
  * the tracer once its tracees are); only with wrap_helper. */
 static bool is_helper(const struct run *run, pid_t pid)
@@ -1073,10 +1106,12 @@ static int wait_phase(struct run *run, struct pc_err *err)
 
 /* --- the sweep ---------------------------------------------------------- */
 
-/* is_wrapper_part - a process of the wrapper, not one the plugin left. */
+/* is_wrapper_part - a process of the wrapper, not one the plugin left:
+ * the plugin proper killed with it, its helper, its namespace reaper. */
 static bool is_wrapper_part(const struct run *run, pid_t pid)
 {
-	return pidvec_has(&run->inner, pid) || is_helper(run, pid);
+	return pidvec_has(&run->inner, pid) || is_helper(run, pid) ||
+	       (run->o->wrap && ns_init(pid));
 }
 
 /* kill_marked - SIGKILL every marked process (a zombie just ignores it);
@@ -1277,21 +1312,44 @@ static int run_phases(struct run *run, struct pc_err *err)
 	return wait_phase(run, err);
 }
 
+/* kill_plugin_proper - the verdict kills the wrapper: the plugin proper,
+ * its child (or its namespace reaper's child), gets SIGKILL too, as the
+ * host kills its direct child (R5.9); both are noted in `inner`, which are
+ * no leftovers. The reaper itself is left to the sweep: killing it would
+ * end its namespace, and the plugin's other processes in it, unseen. */
+static void kill_plugin_proper(struct run *run)
+{
+	struct pidvec kids = { 0 };
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)run->pid,
+		 (int)run->pid);
+	read_pids(path, &kids);
+	for (size_t i = 0; i < kids.nr; i++) {
+		pid_t k = kids.v[i];
+		size_t from;
+
+		pidvec_push(&run->inner, k);
+		if (!ns_init(k)) {
+			kill(k, SIGKILL);
+			continue;
+		}
+		from = run->inner.nr;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)k,
+			 (int)k);
+		read_pids(path, &run->inner);
+		for (size_t j = from; j < run->inner.nr; j++)
+			kill(run->inner.v[j], SIGKILL);
+	}
+	free(kids.v);
+}
+
 static void finish(struct run *run)
 {
 	int64_t now = pc_time_now_ms();
 
-	if (!run->exited && run->o->wrap) {
-		/* the plugin proper is the wrapper's child: the host would
-		 * kill it, so it is no leftover */
-		char path[96];
-
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
-			 (int)run->pid, (int)run->pid);
-		read_pids(path, &run->inner);
-		for (size_t i = 0; i < run->inner.nr; i++)
-			kill(run->inner.v[i], SIGKILL);
-	}
+	if (!run->exited && run->o->wrap)
+		kill_plugin_proper(run);
 	if (!run->exited) {
 		kill(run->pid, SIGKILL); /* the host's kill_on_drop */
 		/* wait for the zombie (SIGKILL cannot be caught), so that the

@@ -13,6 +13,7 @@
 #include "pc_exit.h"
 #include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_sandbox.h"
 #include "pc_scenario_save.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"

@@ -1,4 +1,5 @@
 /* pc_fire.c - build one exchange's input, run it, keep the facts. */
+#include "pc_sandbox.h"
 #include "pc_fire.h"
 
 #include <errno.h>
@@ -316,7 +317,7 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 	pc_exchange_init(&f->x);
 	pc_host_init(&f->host, o->envp, o->workspace, session);
 	f->host.timestamp = o->timestamp;
-	f->host.sandbox = o->sandbox;
+	f->host.confine = o->sandbox ? &o->sandbox->confine : NULL;
 	free(session);
 	if (point < 0 && !colon)
 		return pc_err_set(err, PC_EUSAGE,

@@ -290,7 +290,7 @@ static void print_list(FILE *out, const char *what,
 }
 
 /* print_sandbox - what the script tried past its capabilities. */
-static void print_sandbox(FILE *out, const struct pc_sandbox_obs *s)
+static void print_sandbox(FILE *out, const struct pc_confine_obs *s)
 {
 	if (s->trace_error)
 		fprintf(out, "sandbox  incomplete: %s\n", s->trace_error);

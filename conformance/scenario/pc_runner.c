@@ -1,5 +1,6 @@
 /* pc_runner.c - one scenario at a time through pc_fire; the expectation
  * checks; worker processes for -j. */
+#include "pc_sandbox.h"
 #include "pc_runner.h"
 
 #include <sys/prctl.h>
@@ -640,7 +641,7 @@ static bool turn_setup(struct run *r)
 	session = pc_xasprintf("%s/.catalyst-code/sessions/s%u.jsonl", r->home,
 			       r->nsession++);
 	pc_host_init(&r->host, r->env.v, r->ws, session);
-	r->host.sandbox = r->o->sandbox;
+	r->host.confine = r->o->sandbox ? &r->o->sandbox->confine : NULL;
 	free(session);
 	r->turn_up = true;
 	return true;

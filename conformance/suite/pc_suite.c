@@ -1,4 +1,5 @@
 /* pc_suite.c - orchestration of `plugcheck check`: loads, cases, findings. */
+#include "pc_sandbox.h"
 #include "pc_suite.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ void pc__suite_find(struct pc__suite *s, const char *id, const char *where,
 void pc__suite_host(struct pc__suite *s, struct pc_host *h)
 {
 	pc_host_init(h, s->env.v, s->ws, s->session);
-	h->sandbox = s->o->sandbox;
+	h->confine = s->o->sandbox ? &s->o->sandbox->confine : NULL;
 }
 
 static char *joined(const struct pc_strvec *v)
@@ -78,7 +79,7 @@ static char *joined(const struct pc_strvec *v)
 void pc__suite_sandbox(struct pc__suite *s, const char *where,
 		       const struct pc_exchange *x)
 {
-	const struct pc_sandbox_obs *o = &x->sandbox;
+	const struct pc_confine_obs *o = &x->sandbox;
 	char *list;
 
 	if (o->net.nr) {

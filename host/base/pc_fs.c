@@ -168,6 +168,18 @@ char *pc_fs_absolute(const char *p)
 	return pc_buf_detach(&out, NULL);
 }
 
+bool pc_fs_is_under(const char *path, const char *dir)
+{
+	char *a = pc_fs_absolute(path), *b = pc_fs_absolute(dir);
+	size_t n = strlen(b);
+	bool in = !strncmp(a, b, n) &&
+		  (a[n] == '\0' || a[n] == '/' || (n == 1 && b[0] == '/'));
+
+	free(a);
+	free(b);
+	return in;
+}
+
 int pc_fs_mkdir_p(const char *path, struct pc_err *err)
 {
 	char *copy = pc_xstrdup(path);

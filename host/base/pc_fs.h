@@ -42,6 +42,10 @@ char *pc_fs_realpath(const char *p);
  * lexically (no symlink resolution, "." and ".." components folded).
  * Returns new string. */
 char *pc_fs_absolute(const char *p);
+/* pc_fs_is_under - `path` is `dir` or inside it, component by component,
+ * after both are made absolute lexically (pc_fs_absolute; no symlink is
+ * resolved): "/a/b" is under "/a" and "/a/", "/ab" is not. */
+bool pc_fs_is_under(const char *path, const char *dir);
 /* pc_fs_mkdir_p - create `path` and its parents (mode 0755). Errors:
  * PC_EIO with errno. */
 int pc_fs_mkdir_p(const char *path, struct pc_err *err);
