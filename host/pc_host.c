@@ -1,10 +1,16 @@
 /* pc_host.c - the host runtime: environment, program choice, one run. */
+#define _GNU_SOURCE
 #include "pc_host.h"
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_fs.h"
 #include "pc_host_impl.h"
 #include "pc_rust.h"
 #include "pc_serde.h"
@@ -68,6 +74,7 @@ void pc_exchange_init(struct pc_exchange *x)
 	pc_strvec_init(&x->events);
 	pc_strvec_init(&x->log);
 	x->sandbox = (struct pc_confine_obs)PC_CONFINE_OBS_INIT;
+	x->swapped = NULL;
 }
 
 void pc_exchange_release(struct pc_exchange *x)
@@ -78,6 +85,8 @@ void pc_exchange_release(struct pc_exchange *x)
 	pc_strvec_release(&x->events);
 	pc_strvec_release(&x->log);
 	pc_confine_obs_release(&x->sandbox);
+	free(x->swapped);
+	x->swapped = NULL;
 }
 
 const char *pc_outcome_name(enum pc_outcome o)
@@ -244,15 +253,73 @@ static int confined(struct pc_host *h, const struct pc_plugin *p,
 	return rc;
 }
 
+/* open_script - R2.9 once more, just before the run (the host checks only
+ * at load): open `script`, a canonical path, below the plugin's canonical
+ * directory without following a symlink. Returns the descriptor (caller
+ * closes); -1 when it cannot be opened or is no regular file (the spawn
+ * then meets the host's own error); -2 when the path now leads out of the
+ * plugin directory through a symlink, with *outside (new string) where. */
+static int open_script(const struct pc_plugin *p, const char *script,
+		       char **outside)
+{
+	const char *root = p->source_path ? p->source_path : p->dir;
+	size_t n = strlen(root);
+	const char *rel = script + n;
+	int fd, flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+	struct pc_err err = PC_ERR_INIT;
+	struct stat st;
+	char *real;
+
+	*outside = NULL;
+	if (!pc_fs_is_under(script, root) || rel[0] != '/')
+		return -1;
+	rel += strspn(rel, "/");
+	fd = pc_fs_beneath_open(root, rel, flags, 0, 0, &err);
+	if (fd < 0 && err.sys_errno == EACCES) /* executable, not readable */
+		fd = pc_fs_beneath_open(root, rel, O_PATH, 0, 0, &err);
+	if (fd < 0 && (err.sys_errno == ELOOP || err.sys_errno == EXDEV)) {
+		real = pc_fs_realpath(script);
+		if (real && !pc_fs_is_under(real, root)) {
+			*outside = real;
+			return -2;
+		}
+		if (real) /* a link that stays inside: the host runs it too */
+			fd = open(real, flags | O_CLOEXEC);
+		free(real);
+	}
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 		 const char *script, uint64_t timeout_ms,
 		 const struct pc_strvec *extra_env, struct pc_exchange *x,
 		 struct pc_err *err)
 {
 	struct pc_proc_opts o = PC_PROC_OPTS_INIT;
-	int rc;
+	struct pc_proc_sigs sigs;
+	int rc, fd;
 
 	pc__host_argv(h, script, &x->argv);
+	fd = open_script(p, script, &x->swapped);
+	if (fd == -2) {
+		/* the host would run the file the link names; plugcheck
+		 * reports it (PC-SCRIPT-005) and does not */
+		x->spawned = true;
+		x->proc.outcome = PC_PROC_SPAWN_ERROR;
+		x->proc.spawn_errno = ELOOP;
+		return 0;
+	}
+	pc_proc_sigs_catalyst(&sigs); /* what Rust's Command passes on */
+	o.sigs = &sigs;
+	/* a directly executed script runs from the descriptor just checked;
+	 * through an interpreter it opens the path itself, as with the host
+	 * (pc_proc.h "The file that runs") */
+	if (x->argv.nr == 1)
+		o.exec_fd = fd;
 	for (size_t i = 0; i < x->argv.nr; i++)
 		pc_strvec_push(&o.argv, x->argv.v[i]);
 	child_env(h, extra_env, &o.env);
@@ -268,6 +335,8 @@ int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 	rc = h->confine ? confined(h, p, &o, x, err)
 			: pc_proc_run(&o, &x->proc, err);
 	pc_proc_opts_release(&o);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 

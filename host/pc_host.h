@@ -76,6 +76,13 @@ struct pc_exchange {
 	struct pc_strvec log;	   /* stderr lines the host logged */
 	struct pc_confine_obs sandbox; /* under h->confine: what the script
 					  tried beyond its capabilities */
+	char *swapped;		   /* NULL, or (owned) where the script's
+				      path led at the run when it had been
+				      replaced by a symlink out of the
+				      plugin directory after the load-time
+				      check (R2.9): the file the host would
+				      run. plugcheck did not run it (not
+				      spawned, spawn error ELOOP) */
 };
 
 void pc_exchange_init(struct pc_exchange *x);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_proc_impl.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
@@ -480,9 +481,9 @@ static int open_stdio(struct run *run, int child[3], struct pc_err *err)
 }
 
 static int spawn_ctx_init(struct spawn_ctx *sc, const int child[3],
-			  const char *cwd)
+			  const struct pc_proc_opts *o)
 {
-	sigset_t none, all;
+	sigset_t mask, def;
 	int rc;
 
 	rc = posix_spawnattr_init(&sc->attr);
@@ -491,22 +492,21 @@ static int spawn_ctx_init(struct spawn_ctx *sc, const int child[3],
 	rc = posix_spawn_file_actions_init(&sc->fa);
 	if (rc)
 		goto out_destroy_attr;
-	sigemptyset(&none);
-	sigfillset(&all);
+	pc__proc_sig_attrs(o, &def, &mask);
+	/* a session of its own: a new process group (the sweep's), and no
+	 * controlling terminal ("A second one" in pc_proc.h) */
 	rc = posix_spawnattr_setflags(&sc->attr,
-				      (short)(POSIX_SPAWN_SETPGROUP |
+				      (short)(POSIX_SPAWN_SETSID |
 					      POSIX_SPAWN_SETSIGMASK |
 					      POSIX_SPAWN_SETSIGDEF));
 	if (!rc)
-		rc = posix_spawnattr_setpgroup(&sc->attr, 0);
+		rc = posix_spawnattr_setsigmask(&sc->attr, &mask);
 	if (!rc)
-		rc = posix_spawnattr_setsigmask(&sc->attr, &none);
-	if (!rc)
-		rc = posix_spawnattr_setsigdefault(&sc->attr, &all);
+		rc = posix_spawnattr_setsigdefault(&sc->attr, &def);
 	for (int i = 0; i < 3 && !rc; i++)
 		rc = posix_spawn_file_actions_adddup2(&sc->fa, child[i], i);
-	if (!rc && cwd)
-		rc = posix_spawn_file_actions_addchdir_np(&sc->fa, cwd);
+	if (!rc && o->cwd)
+		rc = posix_spawn_file_actions_addchdir_np(&sc->fa, o->cwd);
 	if (!rc)
 		rc = posix_spawn_file_actions_addclosefrom_np(&sc->fa, 3);
 	if (!rc)
@@ -742,15 +742,59 @@ static int spawn_wrapped(struct run *run, struct spawn_ctx *sc)
 	return rc;
 }
 
+/* spawn_checked - run the file `exec_fd` holds ("The file that runs" in
+ * pc_proc.h): a "#!" script through its interpreter, as the kernel would,
+ * anything else through the descriptor's /proc link. */
+static int spawn_checked(struct run *run, struct spawn_ctx *sc)
+{
+	const struct pc_strvec *a = &run->o->argv;
+	char link[64], head[256], *interp, *arg, **argv;
+	ssize_t n;
+	size_t k = 0;
+	int rc;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)getpid(),
+		 run->o->exec_fd);
+	do
+		n = pread(run->o->exec_fd, head, sizeof(head), 0);
+	while (n < 0 && errno == EINTR);
+	rc = n < 0 ? -1 : pc__proc_shebang(head, (size_t)n, &interp, &arg);
+	if (rc < 0) { /* not a script, or an O_PATH descriptor */
+		rc = spawn_at(run, sc, link, a->v);
+		if (rc == ENOENT && access("/proc/self/fd", F_OK) < 0)
+			rc = spawn_at(run, sc, a->v[0], a->v); /* no /proc */
+		return rc;
+	}
+	if (rc) /* ENOEXEC */
+		return rc;
+	if (access(link, X_OK) < 0) {
+		rc = errno;
+		goto out;
+	}
+	argv = pc_xcalloc(a->nr + 3, sizeof(*argv));
+	argv[k++] = interp;
+	if (arg)
+		argv[k++] = arg;
+	for (size_t i = 0; i < a->nr; i++)
+		argv[k++] = a->v[i];
+	rc = spawn_at(run, sc, interp, argv);
+	free(argv);
+out:
+	free(interp);
+	free(arg);
+	return rc;
+}
+
 /* spawn - start the child; 0, or PC_EIO when the spawn attributes cannot
  * even be built. A failed exec is a fact (PC_PROC_SPAWN_ERROR), not an
  * error. Always closes the child's ends of the pipes. */
 static int spawn(struct run *run, int child[3], struct pc_err *err)
 {
+	struct pc__proc_swap *sw;
 	struct spawn_ctx sc;
 	int rc;
 
-	rc = spawn_ctx_init(&sc, child, run->o->cwd);
+	rc = spawn_ctx_init(&sc, child, run->o);
 	if (rc) {
 		rc = pc_err_set_errno(err, PC_EIO, rc,
 				      "cannot prepare spawn of '%s'",
@@ -760,14 +804,22 @@ static int spawn(struct run *run, int child[3], struct pc_err *err)
 	run->t_spawn = pc_time_now_ms();
 	if (run->fd_in < 0)
 		run->t_in_closed = run->t_spawn; /* /dev/null: nothing to do */
+	sw = pc_xmalloc(sizeof(*sw));
+	pc__proc_sig_swap_in(run->o, sw, &run->r->sigs);
 	if (run->o->wrap)
 		rc = spawn_wrapped(run, &sc);
+	else if (run->o->exec_fd >= 0)
+		rc = spawn_checked(run, &sc);
 	else if (strchr(run->o->argv.v[0], '/'))
 		rc = spawn_at(run, &sc, run->o->argv.v[0], run->o->argv.v);
 	else
 		rc = spawn_search(run, &sc);
+	pc__proc_sig_swap_out(sw);
+	free(sw);
 	spawn_ctx_release(&sc);
 	if (rc) {
+		sigemptyset(&run->r->sigs.ignored);
+		sigemptyset(&run->r->sigs.blocked);
 		run->pid = 0;
 		run->r->outcome = PC_PROC_SPAWN_ERROR;
 		run->r->spawn_errno = rc;

@@ -82,6 +82,11 @@ void pc__suite_sandbox(struct pc__suite *s, const char *where,
 	const struct pc_confine_obs *o = &x->sandbox;
 	char *list;
 
+	if (x->swapped)
+		pc__suite_find(s, "PC-SCRIPT-005", where,
+			       "the script '%s' had been replaced by a symlink to '%s', outside the plugin directory, when the host ran it: the host checks the path only at load (R2.9) and would run that file; plugcheck did not",
+			       x->argv.nr ? x->argv.v[x->argv.nr - 1] : "",
+			       x->swapped);
 	if (o->net.nr) {
 		list = joined(&o->net);
 		pc__suite_find(s, "PC-SBX-001", where,
