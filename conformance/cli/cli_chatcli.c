@@ -260,21 +260,23 @@ static int pc_chatcli_check(int argc, char **argv)
 	struct copts c = { .fmt = PC_REPORT_HUMAN, .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
+	struct pc_cli_out file = PC_CLI_OUT_INIT;
 	int rc = parse(argc, argv, true, &c);
-	FILE *f;
 
+	if (rc < 0 && (rc = pc_cli_out_open(&file, c.output)) == 0)
+		rc = -1; /* opened before the run (issue 21) */
 	if (rc < 0)
 		rc = run_suite(&c, true, &d, &r);
 	if (rc >= 0)
 		goto out;
-	if (c.output && (f = fopen(c.output, "w")) != NULL) {
-		pc_report_write(&r, (enum pc_report_format)c.fmt, f, false);
-		fclose(f);
+	if (c.output) {
+		pc_report_write(&r, (enum pc_report_format)c.fmt,
+				pc_cli_out_file(&file), false);
+		if (pc_cli_out_close(&file)) {
+			rc = PC_EXIT_INTERNAL;
+			goto out;
+		}
 		pc_report_write(&r, PC_REPORT_HUMAN, stdout, pc_cli_color());
-	} else if (c.output) {
-		perror(c.output);
-		rc = PC_EXIT_INTERNAL;
-		goto out;
 	} else {
 		pc_report_write(&r, (enum pc_report_format)c.fmt, stdout,
 				c.fmt == PC_REPORT_HUMAN && pc_cli_color());
@@ -283,6 +285,7 @@ static int pc_chatcli_check(int argc, char **argv)
 	     : pc_report_failed(&r) ? PC_EXIT_FINDINGS
 				    : PC_EXIT_OK;
 out:
+	pc_cli_out_close(&file);
 	release(&c, &d, &r);
 	return rc;
 }

@@ -130,21 +130,17 @@ static int parse(int argc, char **argv, struct check_opts *c)
 	return 0;
 }
 
-static int write_output(const struct pc_report *r, const struct check_opts *c)
+static int write_output(const struct pc_report *r, const struct check_opts *c,
+			struct pc_cli_out *out)
 {
-	FILE *f;
 	int rc;
 
 	if (!c->output)
 		return pc_report_write(r, (enum pc_report_format)c->fmt, stdout,
 				       c->fmt == PC_REPORT_HUMAN && pc_cli_color());
-	f = fopen(c->output, "w");
-	if (!f) {
-		perror(c->output);
-		return PC_EIO;
-	}
-	rc = pc_report_write(r, (enum pc_report_format)c->fmt, f, false);
-	if (fclose(f) != 0)
+	rc = pc_report_write(r, (enum pc_report_format)c->fmt,
+			     pc_cli_out_file(out), false);
+	if (pc_cli_out_close(out))
 		rc = PC_EIO;
 	if (!rc)
 		rc = pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color());
@@ -179,6 +175,7 @@ static int run_catalyst(int argc, char **argv)
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
+	struct pc_cli_out out = PC_CLI_OUT_INIT;
 	cJSON *scn = NULL;
 	int rc = parse(argc, argv, &c);
 
@@ -186,21 +183,16 @@ static int run_catalyst(int argc, char **argv)
 		pc_strvec_release(&c.ignore);
 		return rc < 0 ? PC_EXIT_OK : rc;
 	}
-	if (c.output) {
-		/* fail before the run, not after it */
-		FILE *f = fopen(c.output, "w");
-
-		if (!f) {
-			fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
-				c.output, strerror(errno));
-			pc_strvec_release(&c.ignore);
-			return PC_EXIT_USAGE;
-		}
-		fclose(f);
+	/* fail before the run, not after it; and keep it open, so that a
+	 * plugin cannot keep the report from being written */
+	if ((rc = pc_cli_out_open(&out, c.output))) {
+		pc_strvec_release(&c.ignore);
+		return rc;
 	}
 	if (c.sandbox && pc_sandbox_open(&sb, environ, &err)) {
 		/* never fall back to running the plugin unsandboxed */
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		pc_cli_out_close(&out);
 		pc_strvec_release(&c.ignore);
 		return PC_EXIT_USAGE;
 	}
@@ -224,6 +216,7 @@ static int run_catalyst(int argc, char **argv)
 		pc_report_release(&r);
 		pc_strvec_release(&c.ignore);
 		pc_sandbox_release(&sb);
+		pc_cli_out_close(&out);
 		return PC_EXIT_USAGE;
 	}
 	if (so.progress)
@@ -231,7 +224,7 @@ static int run_catalyst(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = PC_EXIT_INTERNAL;
-	} else if (write_output(&r, &c)) {
+	} else if (write_output(&r, &c, &out)) {
 		rc = PC_EXIT_INTERNAL;
 	} else {
 		rc = !r.loaded ? PC_EXIT_NOLOAD
@@ -248,6 +241,7 @@ static int run_catalyst(int argc, char **argv)
 		if (r.incomplete)
 			rc = PC_EXIT_INTERNAL;
 	}
+	pc_cli_out_close(&out); /* after an error: closed, nothing written */
 	cJSON_Delete(scn);
 	pc_report_release(&r);
 	pc_strvec_release(&c.ignore);

@@ -205,16 +205,13 @@ static size_t judge(cJSON *results, const struct pc_strvec *base)
 	return failed;
 }
 
-static int write_report(const struct run_opts *o, cJSON *results)
+static int write_report(const struct run_opts *o, struct pc_cli_out *file,
+			cJSON *results)
 {
 	struct pc_report rep = PC_REPORT_INIT;
-	FILE *out = stdout;
+	FILE *out = pc_cli_out_file(file);
 	int rc = 0;
 
-	if (o->output && !(out = fopen(o->output, "w"))) {
-		perror(o->output);
-		return -1;
-	}
 	if (o->fmt == PC_REPORT_HUMAN) {
 		pc_runner_print(out, results, o->repeat);
 		if (pc_cli_interrupted())
@@ -241,7 +238,8 @@ static int write_report(const struct run_opts *o, cJSON *results)
 		pc_report_release(&rep);
 	}
 	if (out != stdout) {
-		fclose(out);
+		if (pc_cli_out_close(file))
+			rc = -1;
 		pc_runner_print(stdout, results, o->repeat);
 	}
 	return rc;
@@ -296,6 +294,7 @@ static int run(int argc, char **argv)
 	struct pc_match *filter = NULL;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
+	struct pc_cli_out file = PC_CLI_OUT_INIT;
 	size_t n = 0, seen = 0, failed;
 	cJSON *results;
 	int nfiles, rc = parse_opts(argc, argv, &o);
@@ -335,6 +334,10 @@ static int run(int argc, char **argv)
 			items[n].file = &files[i];
 			items[n++].scenario = s;
 		}
+	/* before the run: a directory or a FIFO nobody reads is an error
+	 * now, and a plugin cannot keep the report from being written */
+	if ((rc = pc_cli_out_open(&file, o.output)))
+		goto out;
 	if (o.sandbox && pc_sandbox_open(&sb, environ, &err)) {
 		/* never fall back to running the plugins unsandboxed */
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
@@ -358,7 +361,7 @@ static int run(int argc, char **argv)
 				w == 1 ? "" : "s");
 	}
 	failed = judge(results, &base);
-	rc = write_report(&o, results) < 0 ? PC_EXIT_INTERNAL
+	rc = write_report(&o, &file, results) < 0 ? PC_EXIT_INTERNAL
 	     : failed			   ? PC_EXIT_FINDINGS
 					   : PC_EXIT_OK;
 	cJSON_Delete(results);
@@ -370,6 +373,7 @@ out:
 	pc_match_free(filter);
 	pc_strvec_release(&base);
 	pc_sandbox_release(&sb);
+	pc_cli_out_close(&file);
 	return rc;
 }
 

@@ -24,6 +24,31 @@ int pc_cli_bad_value(const char *cmd, const char *opt, const char *val,
 /* pc_cli_output_path - NULL when PATH is "-" (standard output), else
  * PATH: `--output -` means stdout, as in most Unix tools. */
 const char *pc_cli_output_path(const char *path);
+/* An --output report file, opened before the run and written after it
+ * (cli_output.c). */
+struct pc_cli_out {
+	int fd;		  /* -1: no --output (the report goes to stdout) */
+	const char *path; /* borrowed */
+	FILE *mem;	  /* where the report is rendered first */
+	char *buf;	  /* its bytes (open_memstream) */
+	size_t len;
+};
+
+#define PC_CLI_OUT_INIT { .fd = -1, .path = NULL, .mem = NULL, .buf = NULL, .len = 0 }
+
+/* pc_cli_out_open - open `path` (NULL: none) for the report now: created,
+ * or truncated when it is a regular file; a FIFO or device is kept as it
+ * is. Without blocking: a directory or a FIFO without a reader is an
+ * error. Returns 0, or PC_EXIT_USAGE after printing "plugcheck: --output
+ * 'PATH' is a directory; fix: ..." (or the FIFO or errno reason). */
+int pc_cli_out_open(struct pc_cli_out *o, const char *path);
+/* pc_cli_out_file - where to render the report: the file's buffer, or
+ * stdout without --output. */
+FILE *pc_cli_out_file(struct pc_cli_out *o);
+/* pc_cli_out_close - write what was rendered to the file (a reader of a
+ * FIFO that takes nothing for 30 s ends it) and close it. Returns 0, or
+ * -1 after printing the reason. Nothing to do without --output. */
+int pc_cli_out_close(struct pc_cli_out *o);
 /* pc_cli_host_opt - when argv[*i] is `--host VALUE` or `--host=VALUE`,
  * point *host at VALUE (borrowed from argv), step *i past it and return
  * true; else false. `n` is argc. */

@@ -43,12 +43,32 @@ struct run {
 	struct pc_turn turn;
 	struct pc_plugin **plugins;
 	size_t nplugins;
+	/* the step being run (NULL for the host's files) and the bytes its
+	 * templates expanded to so far (PC_SCENARIO_MAX_EXPAND) */
+	const struct pc_step *step;
+	size_t expanded;
 };
 
 /* ---- templates ---- */
 
-/* `s` with every {{ vars.NAME }} replaced; NULL (message in r->msg) when
- * a variable is undefined. */
+/* too_big - the located error of a template bomb (issue 21): the step's
+ * templates would expand past PC_SCENARIO_MAX_EXPAND bytes. */
+static char *too_big(struct run *r, struct pc_buf *b, const char *name)
+{
+	pc_buf_addf(&r->msg,
+		    "%s:%zu:%zu: the templates of this step expand past %zu bytes%s%s%s (a saved value used again and again grows without bound); fix: save a smaller part of the document",
+		    r->file->path, r->step ? r->step->line : 1,
+		    r->step ? r->step->col : 1, PC_SCENARIO_MAX_EXPAND,
+		    name ? " at {{ vars." : "", name ? name : "",
+		    name ? " }}" : "");
+	pc_buf_release(b);
+	return NULL;
+}
+
+/* `s` with every {{ vars.NAME }} replaced (a value is inserted as it is,
+ * never expanded again, so expansion has no depth); NULL (message in
+ * r->msg) when a variable is undefined or the step's expansions pass
+ * PC_SCENARIO_MAX_EXPAND bytes. */
 static char *render(struct run *r, const char *s)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
@@ -82,18 +102,35 @@ static char *render(struct run *r, const char *s)
 			pc_buf_release(&b);
 			return NULL;
 		}
-		free(name);
 		if (cJSON_IsString(v)) {
+			if (r->expanded + b.len + strlen(v->valuestring) >
+			    PC_SCENARIO_MAX_EXPAND) {
+				too_big(r, &b, name);
+				free(name);
+				return NULL;
+			}
 			pc_buf_adds(&b, v->valuestring);
 		} else {
 			char *t = cJSON_PrintUnformatted(v);
+			bool big = !t || r->expanded + b.len + strlen(t) >
+						 PC_SCENARIO_MAX_EXPAND;
 
-			pc_buf_adds(&b, t);
+			if (!big)
+				pc_buf_adds(&b, t);
 			free(t);
+			if (big) {
+				too_big(r, &b, name);
+				free(name);
+				return NULL;
+			}
 		}
+		free(name);
 		p = close + 2;
 	}
+	if (r->expanded + b.len + strlen(p) > PC_SCENARIO_MAX_EXPAND)
+		return too_big(r, &b, NULL);
 	pc_buf_adds(&b, p);
+	r->expanded += b.len;
 	return pc_buf_detach(&b, NULL);
 }
 
@@ -236,12 +273,16 @@ static void record_update(struct run *r, const struct pc_expect *e,
 	cJSON_AddItemToArray(r->updates, u);
 }
 
+/* check_file - a `files` expectation, looked at beneath the workspace
+ * without following a symlink a plugin planted, and read only when it is
+ * a regular file (a FIFO there must not hang the run; issue 21). */
 static bool check_file(struct run *r, const struct pc_expect *e)
 {
-	char *p = pc_fs_join(r->ws, e->path);
 	struct pc_buf b = PC_BUF_INIT(FILE_CHECK_MAX);
+	struct pc_err err = PC_ERR_INIT;
 	struct stat st;
-	bool exists = lstat(p, &st) == 0, ok = true;
+	bool exists = pc_fs_beneath_lstat(r->ws, e->path, &st, NULL) == 0;
+	bool ok = true;
 	cJSON *got = NULL;
 	char *want;
 
@@ -255,8 +296,12 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 			r->msg.len ? "\n    " : "", e->label, e->line);
 		ok = false;
 	} else if (e->file_state == PC_FILE_CONTENT) {
-		if (pc_fs_read_capped(p, &b, NULL) == 0)
+		if (pc_fs_beneath_read(r->ws, e->path, &b, &err) == 0)
 			got = cJSON_CreateString(b.data ? b.data : "");
+		else if (exists && err.code)
+			pc_buf_addf(&r->msg, "%sexpect.%s (line %zu): %s",
+				    r->msg.len ? "\n    " : "", e->label,
+				    e->line, err.msg);
 		if (e->re)
 			ok = got && pc_match_test(e->re, b.data, b.len);
 		else
@@ -271,7 +316,6 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 	}
 	cJSON_Delete(got);
 	pc_buf_release(&b);
-	free(p);
 	return ok;
 }
 
@@ -502,25 +546,22 @@ static char *json_text(struct run *r, const cJSON *v)
 	return t;
 }
 
+/* write_files - a `write` step or the host's `files`: beneath the
+ * workspace, never through a symlink a plugin planted there, never into
+ * a FIFO (pc_fs_beneath_write; issue 21). */
 static int write_files(struct run *r, const cJSON *files)
 {
 	struct pc_err err = PC_ERR_INIT;
 
 	for (const cJSON *k = files ? files->child : NULL; k; k = k->next) {
-		char *p = pc_fs_join(r->ws, k->string), *slash, *text;
-		int rc = 0;
+		char *text = render(r, k->valuestring);
+		int rc = -1;
 
-		slash = strrchr(p, '/');
-		*slash = 0;
-		rc = pc_fs_mkdir_p(p, &err);
-		*slash = '/';
-		if (!rc && (text = render(r, k->valuestring))) {
-			rc = pc_fs_write(p, text, strlen(text), &err);
-			free(text);
-		} else if (!rc) {
-			rc = -1;
-		}
-		free(p);
+		if (text)
+			rc = pc_fs_beneath_write(r->ws, k->string, text,
+						 strlen(text), PC_FS_MKDIRS,
+						 &err);
+		free(text);
 		if (rc) {
 			if (err.code)
 				pc_buf_addf(&r->msg, "cannot write '%s': %s",
@@ -902,6 +943,8 @@ static cJSON *run_step(struct run *r, const struct pc_step *s, size_t idx,
 		return out;
 	}
 	pc_buf_reset(&r->msg);
+	r->step = s;
+	r->expanded = 0;
 	if (s->kind == PC_STEP_WRITE) {
 		ok = write_files(r, s->files) == 0;
 	} else if (s->kind == PC_STEP_FILES) {

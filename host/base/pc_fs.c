@@ -16,7 +16,9 @@
 int pc_fs_read_capped(const char *path, struct pc_buf *out, struct pc_err *err)
 {
 	char chunk[16384];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO nobody writes must not hang the open (issue 21); reads
+	 * then block as usual, which ends at once without a writer (EOF) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0) {
 		int e = errno;
@@ -24,6 +26,7 @@ int pc_fs_read_capped(const char *path, struct pc_buf *out, struct pc_err *err)
 		return pc_err_set_errno(err, e == ENOENT ? PC_ENOENT : PC_EIO,
 					e, "cannot open '%s'", path);
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 

@@ -14,8 +14,12 @@
 #include "pc_err.h"
 
 /* pc_fs_read_capped - read the whole file `path` into `out` (appending),
- * refusing files longer than out->max. Errors: PC_ENOENT (missing),
- * PC_EIO (other open/read failure, errno in err), PC_EFBIG (too large). */
+ * refusing files longer than out->max. The open never blocks (a FIFO
+ * without a writer reads as empty); reading a pipe or device blocks as
+ * long as its writer does - for files a plugin controls use
+ * pc_fs_read_stream or the pc_fs_beneath_* helpers. Errors: PC_ENOENT
+ * (missing), PC_EIO (other open/read failure, errno in err), PC_EFBIG
+ * (too large). */
 int pc_fs_read_capped(const char *path, struct pc_buf *out,
 		      struct pc_err *err);
 /* pc_fs_write - create or truncate `path` with `n` bytes of `p`, mode 0644.
@@ -124,6 +128,10 @@ int pc_fs_beneath_lstat(const char *root, const char *rel, struct stat *st,
  * file. */
 int pc_fs_read_stream(const char *path, struct pc_buf *out, int64_t timeout_ms,
 		      struct pc_err *err);
+
+/* plugcheck's own deadline for reading a file a host reads to EOF when
+ * it is not a regular file (a FIFO a plugin left), ms */
+#define PC_FS_STREAM_MS 2000
 
 /* pc_fs_kind - "a regular file", "a directory", "a FIFO", "a socket",
  * "a character device", "a block device", "a symlink" for the file-type
