@@ -180,6 +180,10 @@ int pc_fs_beneath_write(const char *root, const char *rel, const void *p,
 				    0644, flags, err);
 	const char *s = p;
 
+	if (fd < 0 && err && err->sys_errno == ENXIO) /* a FIFO, no reader */
+		return pc_err_set(err, PC_EIO,
+				  "cannot use '%s' in '%s': it is not a regular file (a FIFO); plugcheck reads and writes only regular files there",
+				  rel, root);
 	if (fd < 0)
 		return fd;
 	if (regular(fd, root, rel, err))
