@@ -137,27 +137,38 @@ static void close_fd(int *fd)
 
 /* --- /proc ------------------------------------------------------------ */
 
+/* read_small - the start of a small /proc file into `buf` (NUL-ended);
+ * its length, or <= 0 when it cannot be read. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 /* read_proc_ent - fill `e` from /proc/<pid>/stat; false if it is gone. */
 static bool read_proc_ent(pid_t pid, struct proc_ent *e)
 {
 	char path[64], buf[1024], state;
 	const char *p;
 	unsigned flags;
-	int ppid, pgid, threads, fd;
+	int ppid, pgid, threads;
 	bool zombie;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
+	n = read_small(path, buf, sizeof(buf));
 	if (n <= 0)
 		return false;
-	buf[n] = '\0';
 	/* comm may hold spaces and ')': the fields start after the last ')';
 	 * state ppid pgrp session tty tpgid flags, 10 skipped, num_threads */
 	p = strrchr(buf, ')');
@@ -1053,18 +1064,11 @@ static bool ns_init(pid_t pid)
 {
 	char path[64], buf[2048], *line;
 	long last = 0;
-	int fd, fields = 0;
-	ssize_t n;
+	int fields = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_small(path, buf, sizeof(buf)) <= 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	line = strstr(buf, "\nNSpid:");
 	if (!line)
 		return false;

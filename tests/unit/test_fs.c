@@ -103,34 +103,33 @@ static bool as_user(bool (*fn)(const char *dir))
 
 /* A tree a plugin left: a mode-000 directory holding files and a
  * subdirectory, a 0500 one, a 0000 file, and the root itself 000. */
+/* mk - `rel` under `root`: a directory (`dir`) or a one-byte file, then
+ * given `mode` (no cmocka asserts: it runs in a child). */
+static void mk(const char *root, const char *rel, bool dir, mode_t mode)
+{
+	char *p = pc_fs_join(root, rel);
+
+	if (dir)
+		pc_fs_mkdir_p(p, NULL);
+	else
+		pc_fs_write(p, "x", 1, NULL);
+	chmod(p, mode);
+	free(p);
+}
+
 static bool rm_modes(const char *dir)
 {
-	char *root = pc_fs_join(dir, "t"), *p;
+	char *root = pc_fs_join(dir, "t");
 	bool ok;
 
 	mkdir(root, 0755);
-	p = pc_xasprintf("%s/locked/sub", root);
-	pc_fs_mkdir_p(p, NULL);
-	free(p);
-	p = pc_xasprintf("%s/locked/sub/f", root);
-	pc_fs_write(p, "x", 1, NULL);
-	chmod(p, 0);
-	free(p);
-	p = pc_xasprintf("%s/locked/sub", root);
-	chmod(p, 0);
-	free(p);
-	p = pc_xasprintf("%s/locked", root);
-	chmod(p, 0);
-	free(p);
-	p = pc_xasprintf("%s/readonly", root);
-	mkdir(p, 0755);
-	free(p);
-	p = pc_xasprintf("%s/readonly/f", root);
-	pc_fs_write(p, "x", 1, NULL);
-	free(p);
-	p = pc_xasprintf("%s/readonly", root);
-	chmod(p, 0500);
-	free(p);
+	mk(root, "locked/sub", true, 0755);
+	mk(root, "locked/sub/f", false, 0);
+	mk(root, "locked/sub", true, 0);
+	mk(root, "locked", true, 0);
+	mk(root, "readonly", true, 0755);
+	mk(root, "readonly/f", false, 0644);
+	mk(root, "readonly", true, 0500);
 	chmod(root, 0);
 	ok = pc_fs_rm_rf(root) == 0 && !exists(root);
 	free(root);

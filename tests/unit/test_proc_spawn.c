@@ -274,6 +274,21 @@ static void spawn_exec_fd_runs_the_checked_binary(void **state)
 	free(evil);
 }
 
+/* errno_of - the spawn errno of an executable script `path` holding
+ * `text`, run from its descriptor. */
+static int errno_of(struct fx *fx, const char *path, const char *text)
+{
+	int fd;
+
+	write_file(path, text, 0755);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fx->o.exec_fd = fd;
+	run(fx);
+	close(fd);
+	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
+	return fx->r.spawn_errno;
+}
+
 /* exec_fd of a "#!" script: the interpreter gets the argv the kernel
  * builds, after the kernel's checks (execute permission, a named
  * interpreter that exists). */
@@ -295,24 +310,9 @@ static void spawn_exec_fd_runs_a_script_as_the_kernel(void **state)
 	assert_int_equal(fx->r.outcome, PC_PROC_SPAWN_ERROR);
 	assert_int_equal(fx->r.spawn_errno, EACCES);
 	close(fd);
-	write_file(s, "#!/nonexistent/interp\n", 0755);
-	fd = open(s, O_RDONLY | O_CLOEXEC);
-	fx->o.exec_fd = fd;
-	run(fx);
-	assert_int_equal(fx->r.spawn_errno, ENOENT);
-	close(fd);
-	write_file(s, "#!   \n", 0755);
-	fd = open(s, O_RDONLY | O_CLOEXEC);
-	fx->o.exec_fd = fd;
-	run(fx);
-	assert_int_equal(fx->r.spawn_errno, ENOEXEC);
-	close(fd);
-	write_file(s, "plain text\n", 0755);
-	fd = open(s, O_RDONLY | O_CLOEXEC);
-	fx->o.exec_fd = fd;
-	run(fx);
-	assert_int_equal(fx->r.spawn_errno, ENOEXEC);
-	close(fd);
+	assert_int_equal(errno_of(fx, s, "#!/nonexistent/interp\n"), ENOENT);
+	assert_int_equal(errno_of(fx, s, "#!   \n"), ENOEXEC);
+	assert_int_equal(errno_of(fx, s, "plain text\n"), ENOEXEC);
 	fx->o.exec_fd = -1;
 	free(want);
 	free(s);
