@@ -23,17 +23,17 @@
 
 /* What one run may do and where it runs. All borrowed. */
 struct pc_confine_spec {
-	const char *workspace;	/* writable only with write_workspace */
-	const char *plugin_dir; /* read-only (NULL: none) */
+	const char *workspace;	    /* writable only with write_workspace */
+	const char *plugin_dir;	    /* read-only (NULL: none) */
 	const char *const *more_ro; /* NULL, or a NULL-terminated list of
 				       more read-only directories (the
 				       plugin directories a built-in tool
 				       must not change) */
-	const char *home;	/* $HOME of the plugin's env, or NULL */
-	const char *tmpdir;	/* $TMPDIR of the plugin's env, or NULL */
-	const char *cwd;	/* the plugin's working directory */
-	bool network;		/* `access_network` is declared */
-	bool write_workspace;	/* `write_workspace` is declared */
+	const char *home;	    /* $HOME of the plugin's env, or NULL */
+	const char *tmpdir;	    /* $TMPDIR of the plugin's env, or NULL */
+	const char *cwd;	    /* the plugin's working directory */
+	bool network;		    /* `access_network` is declared */
+	bool write_workspace;	    /* `write_workspace` is declared */
 };
 
 /* At most this many entries in each list of struct pc_confine_obs. */
@@ -50,14 +50,17 @@ struct pc_confine_obs {
 	int term_signal;	     /* the plugin died by this signal; 0:
 					it exited, or unknown */
 	bool core_dumped;
-	bool active;		     /* the run was confined (set by
-					observe) */
-	char *trace_error;	     /* NULL, or (owned) why the lists above
-					may miss what the run tried */
+	bool active;	   /* the run was confined (set by
+			      observe) */
+	char *trace_error; /* NULL, or (owned) why the lists above
+			      may miss what the run tried */
 };
 
-#define PC_CONFINE_OBS_INIT                                                    \
-	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, false, NULL }
+#define PC_CONFINE_OBS_INIT                                               \
+	{                                                                 \
+		PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, \
+			false, NULL                                       \
+	}
 
 /* pc_confine_wrap_fn - append to `wrap` the argv prefix (its first element
  * an absolute path) that runs one command under `sp`, and set *helper to

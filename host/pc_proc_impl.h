@@ -12,8 +12,8 @@
  * child starts with them ignored (posix_spawn can only reset a
  * disposition to the default, never set SIG_IGN). */
 struct pc__proc_swap {
-	sigset_t swapped;	      /* set to SIG_IGN for the spawn */
-	sigset_t oldmask;	      /* plugcheck's mask before it */
+	sigset_t swapped;	    /* set to SIG_IGN for the spawn */
+	sigset_t oldmask;	    /* plugcheck's mask before it */
 	struct sigaction old[NSIG]; /* their dispositions before it */
 };
 

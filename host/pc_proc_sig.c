@@ -2,14 +2,13 @@
  * runtime passes its own on (issue 18), and the kernel's "#!" parse that
  * lets pc_proc run the file it checked (issue 21). See pc_proc.h. */
 #define _GNU_SOURCE
-#include "pc_proc.h"
-
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pc_proc.h"
 #include "pc_proc_impl.h"
 #include "pc_xalloc.h"
 
@@ -67,7 +66,8 @@ void pc_proc_sigs_chatcli(struct pc_proc_sigs *s)
 	 * to the default and restores the mask the process started with.
 	 * ChatCLI calls signal.Notify for SIGINT and SIGTERM (main.go), which
 	 * installs the handler on SIGINT even when it was ignored. */
-	static const int kept[] = { SIGHUP, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU };
+	static const int kept[] = { SIGHUP, SIGCONT, SIGTSTP, SIGTTIN,
+				    SIGTTOU };
 	struct pc_proc_sigs st;
 
 	pc_proc_sigs_start(&st);
@@ -135,7 +135,8 @@ void pc__proc_sig_swap_in(const struct pc_proc_opts *o,
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
 
-		if (!keepable(sig) || sigismember(&o->sigs->ignored, sig) != 1 ||
+		if (!keepable(sig) ||
+		    sigismember(&o->sigs->ignored, sig) != 1 ||
 		    sigaction(sig, NULL, &cur) < 0)
 			continue;
 		if (cur.sa_handler == SIG_IGN)

@@ -29,15 +29,17 @@ int pc_cli_out_open(struct pc_cli_out *o, const char *path)
 	if (!path)
 		return 0;
 	/* O_NONBLOCK: a FIFO without a reader fails (ENXIO) at once */
-	o->fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY |
-				   O_CLOEXEC,
+	o->fd = open(path,
+		     O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
 		     0666);
 	e = errno;
 	if (o->fd < 0 && e == EISDIR)
-		fprintf(stderr, "plugcheck: --output '%s' is a directory; fix: name a file, e.g. '%s/report'\n",
+		fprintf(stderr,
+			"plugcheck: --output '%s' is a directory; fix: name a file, e.g. '%s/report'\n",
 			path, path);
 	else if (o->fd < 0 && e == ENXIO)
-		fprintf(stderr, "plugcheck: --output '%s' is a FIFO that no process reads, so writing the report would block; fix: name a regular file, or start its reader first\n",
+		fprintf(stderr,
+			"plugcheck: --output '%s' is a FIFO that no process reads, so writing the report would block; fix: name a regular file, or start its reader first\n",
 			path);
 	else if (o->fd < 0)
 		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",

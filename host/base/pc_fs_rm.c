@@ -3,8 +3,6 @@
  * levels), walking with openat/unlinkat so that neither the modes nor the
  * length of a path matter (issue 21). */
 #define _GNU_SOURCE
-#include "pc_fs.h"
-
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -15,22 +13,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_fs.h"
 #include "pc_xalloc.h"
 
-#define KEEP_OPEN 32	       /* directory streams kept open at once */
-#define MAX_VISITS 10000000    /* a safety belt against a tree that grows */
+#define KEEP_OPEN  32	    /* directory streams kept open at once */
+#define MAX_VISITS 10000000 /* a safety belt against a tree that grows */
 
 struct level {
 	char *name; /* in the parent; NULL for the root */
 	dev_t dev;
 	ino_t ino;
-	DIR *d;	    /* NULL once closed for the fd budget */
+	DIR *d; /* NULL once closed for the fd budget */
 };
 
 struct walk {
 	struct level *v;
 	size_t nr, alloc;
-	struct { dev_t dev; ino_t ino; } *skip; /* could not be removed */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} * skip; /* could not be removed */
 	size_t nskip;
 	int rc;
 };
@@ -55,16 +57,15 @@ static void make_searchable(int fd, mode_t mode)
  * -1 with errno. */
 static int open_dir(int at, const char *name, struct stat *st)
 {
-	int fd = openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-				       O_CLOEXEC);
+	int fd =
+		openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int rfd;
 
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, st) == 0)
 		make_searchable(fd, st->st_mode);
-	rfd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-				       O_CLOEXEC);
+	rfd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (rfd >= 0 && fstat(rfd, st) < 0) {
 		close(rfd);
 		rfd = -1;
@@ -76,7 +77,8 @@ static int open_dir(int at, const char *name, struct stat *st)
 static bool skipped(const struct walk *w, const struct stat *st)
 {
 	for (size_t i = 0; i < w->nskip; i++)
-		if (w->skip[i].dev == st->st_dev && w->skip[i].ino == st->st_ino)
+		if (w->skip[i].dev == st->st_dev &&
+		    w->skip[i].ino == st->st_ino)
 			return true;
 	return false;
 }

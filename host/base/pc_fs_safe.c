@@ -2,8 +2,6 @@
  * (issue 21): workspace files opened beneath a root without following a
  * symlink the plugin planted, and reads that a FIFO cannot hang. */
 #define _GNU_SOURCE
-#include "pc_fs.h"
-
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -16,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_fs.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
@@ -46,9 +45,10 @@ static int beneath_err(struct pc_err *err, int e, const char *root,
 		       const char *rel)
 {
 	if (e == ELOOP || e == EXDEV)
-		return pc_err_set_errno(err, PC_EIO, e,
-					"cannot open '%s' in '%s': a symlink on the way, which plugcheck never follows out of the directory",
-					rel, root);
+		return pc_err_set_errno(
+			err, PC_EIO, e,
+			"cannot open '%s' in '%s': a symlink on the way, which plugcheck never follows out of the directory",
+			rel, root);
 	return pc_err_set_errno(err, e == ENOENT ? PC_ENOENT : PC_EIO, e,
 				"cannot open '%s' in '%s'", rel, root);
 }
@@ -66,15 +66,17 @@ static int walk(int rootfd, const char *rel, int oflags, mode_t mode,
 	while (cur >= 0 && (slash = strchr(p, '/'))) {
 		*slash = '\0';
 		if (*p && strcmp(p, ".")) {
-			if ((flags & PC_FS_MKDIRS) && mkdirat(cur, p, 0755) < 0 &&
-			    errno != EEXIST)
+			if ((flags & PC_FS_MKDIRS) &&
+			    mkdirat(cur, p, 0755) < 0 && errno != EEXIST)
 				goto fail;
-			next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-						      O_CLOEXEC);
+			next = openat(cur, p,
+				      O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
 			if (next < 0 && errno == ENOTDIR) {
 				struct stat st;
 
-				if (fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				if (fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) ==
+					    0 &&
 				    S_ISLNK(st.st_mode))
 					errno = ELOOP;
 			}
@@ -128,12 +130,14 @@ int pc_fs_beneath_open(const char *root, const char *rel, int oflags,
 	int rootfd, fd = -1, e;
 
 	if (*why)
-		return pc_err_set(err, PC_EINVAL,
-				  "cannot open '%s' in '%s': %s is not allowed there",
-				  rel, root, why);
+		return pc_err_set(
+			err, PC_EINVAL,
+			"cannot open '%s' in '%s': %s is not allowed there",
+			rel, root, why);
 	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return pc_err_set_errno(err, errno == ENOENT ? PC_ENOENT : PC_EIO,
+		return pc_err_set_errno(err,
+					errno == ENOENT ? PC_ENOENT : PC_EIO,
 					errno, "cannot open '%s'", root);
 	if (!(flags & PC_FS_NO_OPENAT2)) {
 		if (flags & PC_FS_MKDIRS)
@@ -166,9 +170,10 @@ static int regular(int fd, const char *root, const char *rel,
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		return 0;
 	close(fd);
-	return pc_err_set(err, PC_EIO,
-			  "cannot use '%s' in '%s': it is not a regular file (%s); plugcheck reads and writes only regular files there",
-			  rel, root, pc_fs_kind(st.st_mode));
+	return pc_err_set(
+		err, PC_EIO,
+		"cannot use '%s' in '%s': it is not a regular file (%s); plugcheck reads and writes only regular files there",
+		rel, root, pc_fs_kind(st.st_mode));
 }
 
 int pc_fs_beneath_write(const char *root, const char *rel, const void *p,
@@ -181,9 +186,10 @@ int pc_fs_beneath_write(const char *root, const char *rel, const void *p,
 	const char *s = p;
 
 	if (fd < 0 && err && err->sys_errno == ENXIO) /* a FIFO, no reader */
-		return pc_err_set(err, PC_EIO,
-				  "cannot use '%s' in '%s': it is not a regular file (a FIFO); plugcheck reads and writes only regular files there",
-				  rel, root);
+		return pc_err_set(
+			err, PC_EIO,
+			"cannot use '%s' in '%s': it is not a regular file (a FIFO); plugcheck reads and writes only regular files there",
+			rel, root);
 	if (fd < 0)
 		return fd;
 	if (regular(fd, root, rel, err))
@@ -250,11 +256,11 @@ int pc_fs_beneath_read(const char *root, const char *rel, struct pc_buf *out,
 		return PC_EIO;
 	rc = read_all(fd, out, 0);
 	if (rc == PC_EFBIG)
-		pc_err_set(err, rc, "'%s' in '%s' is larger than %zu bytes", rel,
-			   root, out->max);
+		pc_err_set(err, rc, "'%s' in '%s' is larger than %zu bytes",
+			   rel, root, out->max);
 	else if (rc)
-		pc_err_set_errno(err, rc, errno, "cannot read '%s' in '%s'", rel,
-				 root);
+		pc_err_set_errno(err, rc, errno, "cannot read '%s' in '%s'",
+				 rel, root);
 	close(fd);
 	return rc;
 }
@@ -307,9 +313,10 @@ int pc_fs_read_stream(const char *path, struct pc_buf *out, int64_t timeout_ms,
 	rc = read_all(fd, out,
 		      S_ISREG(st.st_mode) ? 0 : pc_time_now_ms() + timeout_ms);
 	if (rc == PC_ETIMEDOUT)
-		pc_err_set(err, rc,
-			   "reading '%s' (%s) did not end within %lld ms: a read without a deadline blocks there until a writer closes it",
-			   path, pc_fs_kind(st.st_mode), (long long)timeout_ms);
+		pc_err_set(
+			err, rc,
+			"reading '%s' (%s) did not end within %lld ms: a read without a deadline blocks there until a writer closes it",
+			path, pc_fs_kind(st.st_mode), (long long)timeout_ms);
 	else if (rc == PC_EFBIG)
 		pc_err_set(err, rc, "'%s' is larger than %zu bytes", path,
 			   out->max);

@@ -91,7 +91,8 @@ static bool as_user(bool (*fn)(const char *dir))
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+		if (setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
 			_exit(2);
 		_exit(fn(dir) ? 0 : 1);
 	}
@@ -235,29 +236,29 @@ static void beneath_refuses_symlinks(unsigned flags)
 	char *p;
 
 	tree_make(&t);
-	assert_int_equal(pc_fs_beneath_write(t.ws, "planted/x", "x", 1, flags,
-					     &err),
-			 PC_EIO);
+	assert_int_equal(
+		pc_fs_beneath_write(t.ws, "planted/x", "x", 1, flags, &err),
+		PC_EIO);
 	assert_int_equal(err.sys_errno, ELOOP);
 	assert_non_null(strstr(err.msg, "'planted/x'"));
 	assert_non_null(strstr(err.msg, "symlink"));
 	assert_int_equal(pc_fs_beneath_write(t.ws, "planted/new/x", "x", 1,
 					     flags | PC_FS_MKDIRS, &err),
 			 PC_EIO);
-	assert_int_equal(pc_fs_beneath_write(t.ws, "inside/x", "x", 1, flags,
-					     &err),
-			 PC_EIO);
-	assert_int_equal(pc_fs_beneath_write(t.ws, "secret", "pwned", 5, flags,
-					     &err),
-			 PC_EIO);
+	assert_int_equal(
+		pc_fs_beneath_write(t.ws, "inside/x", "x", 1, flags, &err),
+		PC_EIO);
+	assert_int_equal(
+		pc_fs_beneath_write(t.ws, "secret", "pwned", 5, flags, &err),
+		PC_EIO);
 	assert_int_equal(pc_fs_beneath_read(t.ws, "secret", &b, &err), PC_EIO);
 	assert_int_equal(b.len, 0);
-	assert_int_equal(pc_fs_beneath_write(t.ws, "../victim/y", "y", 1, flags,
-					     &err),
-			 PC_EINVAL);
-	assert_int_equal(pc_fs_beneath_write(t.ws, "/etc/passwd", "y", 1, flags,
-					     &err),
-			 PC_EINVAL);
+	assert_int_equal(
+		pc_fs_beneath_write(t.ws, "../victim/y", "y", 1, flags, &err),
+		PC_EINVAL);
+	assert_int_equal(
+		pc_fs_beneath_write(t.ws, "/etc/passwd", "y", 1, flags, &err),
+		PC_EINVAL);
 	p = pc_fs_join(t.victim, "x");
 	assert_false(exists(p));
 	free(p);
@@ -395,7 +396,8 @@ int main(void)
 		cmocka_unit_test(fs_beneath_walk_refuses_planted_symlinks),
 		cmocka_unit_test(fs_beneath_refuses_fifos_and_dirs_at_once),
 		cmocka_unit_test(fs_beneath_lstat_sees_a_final_symlink),
-		cmocka_unit_test(fs_read_stream_times_out_on_a_fifo_without_writer),
+		cmocka_unit_test(
+			fs_read_stream_times_out_on_a_fifo_without_writer),
 		cmocka_unit_test(fs_read_stream_reads_a_fifo_to_eof),
 	};
 

@@ -131,7 +131,8 @@ static void on_quit(int sig)
 static void spawn_sigs_reach_the_child(void **state)
 {
 	struct fx *fx = *state;
-	struct sigaction sa = { .sa_handler = on_quit }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction sa = { .sa_handler = on_quit },
+			 ign = { .sa_handler = SIG_IGN };
 	struct sigaction old_quit, old_term, now;
 	struct pc_proc_sigs sigs;
 	sigset_t mask_before, mask_after;
@@ -190,9 +191,8 @@ static void spawn_sigs_keep_a_pending_interrupt(void **state)
 	fx->o.sigs = &sigs;
 	argv_of(fx, FAKE_PLUGIN, "sigstate");
 	run(fx);
-	assert_int_equal(mask_of(pc_buf_cstr(&fx->r.out), "SigIgn:") &
-				 bit(SIGQUIT),
-			 0);
+	assert_int_equal(
+		mask_of(pc_buf_cstr(&fx->r.out), "SigIgn:") & bit(SIGQUIT), 0);
 	assert_int_equal(sigismember(&fx->r.sigs.ignored, SIGQUIT), 0);
 	assert_int_equal(quits, 0);
 	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
@@ -206,8 +206,8 @@ static void spawn_sigs_keep_a_pending_interrupt(void **state)
  * Notify'd) and the job-control signals ignored. Both keep the mask. */
 static void spawn_sigs_of_each_host(void **state)
 {
-	static const int ign[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTSTP,
-				   SIGTTOU, SIGUSR2 };
+	static const int ign[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE,
+				   SIGTSTP, SIGTTOU, SIGUSR2 };
 	struct sigaction old[sizeof(ign) / sizeof(*ign)];
 	struct sigaction is_ign = { .sa_handler = SIG_IGN };
 	struct pc_proc_sigs c, g;
