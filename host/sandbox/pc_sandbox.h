@@ -12,7 +12,9 @@
  *     (the same path, showing the sandbox's own private directory), a
  *     private /tmp, a minimal private /dev, and the workspace when
  *     `write_workspace` is declared (read-only otherwise);
- *   - the plugin directory read-only.
+ *   - the plugin directory read-only;
+ *   - a PID namespace with its own /proc: the plugin can neither see nor
+ *     signal plugcheck or anything else outside (issue 21).
  * Each run is traced from outside the sandbox by strace (-D, so the tracer
  * is no ancestor of the plugin and the process tree stays the host's):
  * connect/sendto/sendmsg with an AF_INET or AF_INET6 address are network
@@ -73,9 +75,13 @@ int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
 /* pc_sandbox_release - remove the private directory, free everything. */
 void pc_sandbox_release(struct pc_sandbox *sb);
 
-/* pc_sandbox_wrap - append to `wrap` the argv prefix (strace, then
- * bwrap, ending with "--") that runs one plugin command under `sp`.
- * Paths that do not exist are left out. Truncates the trace log. */
+/* pc_sandbox_wrap - append to `wrap` the argv prefix that runs one plugin
+ * command under `sp`: strace, a shell that gives bubblewrap /dev/null
+ * and its messages file (so that bubblewrap's PID-1 reaper holds none of
+ * the plugin's pipes), bwrap ending with "--", and a shell that gives
+ * the command its pipes back before it execs it (docs/sandbox.md). Paths
+ * that do not exist are left out; `sp->more_ro` are bound read-only too.
+ * Truncates the trace log and the messages file. */
 void pc_sandbox_wrap(const struct pc_sandbox *sb,
 		     const struct pc_confine_spec *sp, struct pc_strvec *wrap);
 
