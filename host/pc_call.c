@@ -195,9 +195,20 @@ int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
 	const char *vals[6];
 	char *text;
 	size_t start;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (pc_fs_read_capped(c->prompt_file, &tmpl, &ferr) < 0) {
+	rc = pc_fs_read_stream(c->prompt_file, &tmpl, PC_FS_STREAM_MS, &ferr);
+	if (rc == PC_ETIMEDOUT) {
+		/* R7.6 read_to_string of a FIFO a plugin put there: the host
+		 * blocks until a writer closes it, without a deadline */
+		set(r, PC_OUT_TIMEOUT, false,
+		    pc_xasprintf("prompt_file of command '%s': %s (the host's read has no deadline)",
+				 c->name, ferr.msg));
+		pc_buf_release(&tmpl);
+		return 0;
+	}
+	if (rc < 0) {
 		struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
 
 		pc_buf_adds(&m, "prompt_file ");

@@ -1,10 +1,16 @@
 /* pc_host.c - the host runtime: environment, program choice, one run. */
+#define _GNU_SOURCE
 #include "pc_host.h"
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_fs.h"
 #include "pc_host_impl.h"
 #include "pc_rust.h"
 #include "pc_serde.h"
@@ -22,7 +28,7 @@ void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 	h->python = NULL;
 	h->timestamp = 0;
 	h->cwd = NULL;
-	h->sandbox = NULL;
+	h->confine = NULL;
 }
 
 void pc_host_set_cwd(struct pc_host *h, const char *dir)
@@ -75,7 +81,8 @@ void pc_exchange_init(struct pc_exchange *x)
 	x->proc = r;
 	pc_strvec_init(&x->events);
 	pc_strvec_init(&x->log);
-	x->sandbox = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
+	x->sandbox = (struct pc_confine_obs)PC_CONFINE_OBS_INIT;
+	x->swapped = NULL;
 }
 
 void pc_exchange_release(struct pc_exchange *x)
@@ -85,7 +92,9 @@ void pc_exchange_release(struct pc_exchange *x)
 	pc_proc_result_release(&x->proc);
 	pc_strvec_release(&x->events);
 	pc_strvec_release(&x->log);
-	pc_sandbox_obs_release(&x->sandbox);
+	pc_confine_obs_release(&x->sandbox);
+	free(x->swapped);
+	x->swapped = NULL;
 }
 
 const char *pc_outcome_name(enum pc_outcome o)
@@ -230,39 +239,67 @@ static bool has_cap(const struct pc_plugin *p, const char *cap)
 	return false;
 }
 
-/* sandboxed - pc_proc_run under h->sandbox with the capabilities of `p`
+/* confined - pc_proc_run under h->confine with the capabilities of `p`
  * (R3.3 effective list), then what the run tried beyond them. */
-static int sandboxed(struct pc_host *h, const struct pc_plugin *p,
-		     struct pc_proc_opts *o, struct pc_exchange *x,
-		     struct pc_err *err)
+static int confined(struct pc_host *h, const struct pc_plugin *p,
+		    struct pc_proc_opts *o, struct pc_exchange *x,
+		    struct pc_err *err)
 {
-	struct pc_strvec wrap = PC_STRVEC_INIT;
 	char *cwd = h->cwd ? pc_xstrdup(h->cwd) : getcwd(NULL, 0);
-	struct pc_sandbox_spec sp = {
+	struct pc_confine_spec sp = {
 		.workspace = h->workspace,
 		.plugin_dir = p->source_path ? p->source_path : p->dir,
+		.home = pc_strvec_env_get(o->env.v, "HOME"),
+		.tmpdir = pc_strvec_env_get(o->env.v, "TMPDIR"),
 		.cwd = cwd,
 		.network = has_cap(p, "access_network"),
 		.write_workspace = has_cap(p, "write_workspace"),
 	};
-	int rc;
+	int rc = pc_confine_run(h->confine, &sp, o, &x->proc, &x->sandbox, err);
 
-	for (size_t i = 0; i < o->env.nr; i++) {
-		if (!strncmp(o->env.v[i], "HOME=", 5))
-			sp.home = o->env.v[i] + 5;
-		else if (!strncmp(o->env.v[i], "TMPDIR=", 7))
-			sp.tmpdir = o->env.v[i] + 7;
-	}
-	pc_sandbox_wrap(h->sandbox, &sp, &wrap);
-	o->wrap = &wrap;
-	o->wrap_helper = h->sandbox->strace;
-	rc = pc_proc_run(o, &x->proc, err);
-	if (!rc && x->proc.pid > 0)
-		pc_sandbox_observe(h->sandbox, &sp, x->proc.pid, &x->proc,
-				   &x->sandbox, NULL);
-	pc_strvec_release(&wrap);
 	free(cwd);
 	return rc;
+}
+
+/* open_script - R2.9 once more, just before the run (the host checks only
+ * at load): open `script`, a canonical path, below the plugin's canonical
+ * directory without following a symlink. Returns the descriptor (caller
+ * closes); -1 when it cannot be opened or is no regular file (the spawn
+ * then meets the host's own error); -2 when the path now leads out of the
+ * plugin directory through a symlink, with *outside (new string) where. */
+static int open_script(const struct pc_plugin *p, const char *script,
+		       char **outside)
+{
+	const char *root = p->source_path ? p->source_path : p->dir;
+	size_t n = strlen(root);
+	const char *rel = script + n;
+	int fd, flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+	struct pc_err err = PC_ERR_INIT;
+	struct stat st;
+	char *real;
+
+	*outside = NULL;
+	if (!pc_fs_is_under(script, root) || rel[0] != '/')
+		return -1;
+	rel += strspn(rel, "/");
+	fd = pc_fs_beneath_open(root, rel, flags, 0, 0, &err);
+	if (fd < 0 && err.sys_errno == EACCES) /* executable, not readable */
+		fd = pc_fs_beneath_open(root, rel, O_PATH, 0, 0, &err);
+	if (fd < 0 && (err.sys_errno == ELOOP || err.sys_errno == EXDEV)) {
+		real = pc_fs_realpath(script);
+		if (real && !pc_fs_is_under(real, root)) {
+			*outside = real;
+			return -2;
+		}
+		if (real) /* a link that stays inside: the host runs it too */
+			fd = open(real, flags | O_CLOEXEC);
+		free(real);
+	}
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
@@ -271,9 +308,26 @@ int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 		 struct pc_err *err)
 {
 	struct pc_proc_opts o = PC_PROC_OPTS_INIT;
-	int rc;
+	struct pc_proc_sigs sigs;
+	int rc, fd;
 
 	pc__host_argv(h, script, &x->argv);
+	fd = open_script(p, script, &x->swapped);
+	if (fd == -2) {
+		/* the host would run the file the link names; plugcheck
+		 * reports it (PC-SCRIPT-005) and does not */
+		x->spawned = true;
+		x->proc.outcome = PC_PROC_SPAWN_ERROR;
+		x->proc.spawn_errno = ELOOP;
+		return 0;
+	}
+	pc_proc_sigs_catalyst(&sigs); /* what Rust's Command passes on */
+	o.sigs = &sigs;
+	/* a directly executed script runs from the descriptor just checked;
+	 * through an interpreter it opens the path itself, as with the host
+	 * (pc_proc.h "The file that runs") */
+	if (x->argv.nr == 1)
+		o.exec_fd = fd;
 	for (size_t i = 0; i < x->argv.nr; i++)
 		pc_strvec_push(&o.argv, x->argv.v[i]);
 	child_env(h, extra_env, &o.env);
@@ -287,9 +341,11 @@ int pc__host_run(struct pc_host *h, const struct pc_plugin *p,
 	o.flags = PC_PROC_STDIN_FIRST;
 	o.cwd = h->cwd; /* R5.4: the core's own working directory */
 	x->spawned = true;
-	rc = h->sandbox ? sandboxed(h, p, &o, x, err)
+	rc = h->confine ? confined(h, p, &o, x, err)
 			: pc_proc_run(&o, &x->proc, err);
 	pc_proc_opts_release(&o);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 

@@ -30,7 +30,7 @@
 #include "pc_err.h"
 #include "pc_manifest.h"
 #include "pc_proc.h"
-#include "pc_sandbox.h"
+#include "pc_confine.h"
 #include "pc_strvec.h"
 
 struct pc_host {
@@ -43,15 +43,17 @@ struct pc_host {
 	char *cwd;		  /* the core process's working directory,
 				     which every script inherits (R5.4);
 				     NULL: plugcheck's own */
-	/* borrowed; NULL, or every plugin script runs under this sandbox
-	 * with the plugin's capabilities (plugcheck --sandbox; the plugin's
-	 * HOME and TMPDIR must then be throwaway directories) */
-	const struct pc_sandbox *sandbox;
+	/* borrowed; NULL, or every process the host starts for a plugin
+	 * (its scripts, and a turn's built-in `bash`) runs under this
+	 * confinement with the plugin's capabilities (plugcheck --sandbox,
+	 * pc_confine.h; the plugin's HOME and TMPDIR must then be throwaway
+	 * directories) */
+	const struct pc_confine *confine;
 };
 
 #define PC_HOST_INIT                                                           \
 	{ .env = PC_STRVEC_INIT, .workspace = NULL, .session_path = NULL,      \
-	  .python = NULL, .timestamp = 0, .cwd = NULL, .sandbox = NULL }
+	  .python = NULL, .timestamp = 0, .cwd = NULL, .confine = NULL }
 
 /* The closed set of outcome classes of one exchange (the `outcome` field
  * of `plugcheck fire --format json`). */
@@ -75,8 +77,15 @@ struct pc_exchange {
 	struct pc_strvec events;   /* protocol events the host emitted, as
 				      JSON lines ({"type":"info",...}) */
 	struct pc_strvec log;	   /* stderr lines the host logged */
-	struct pc_sandbox_obs sandbox; /* under a sandbox: what the script
+	struct pc_confine_obs sandbox; /* under h->confine: what the script
 					  tried beyond its capabilities */
+	char *swapped;		   /* NULL, or (owned) where the script's
+				      path led at the run when it had been
+				      replaced by a symlink out of the
+				      plugin directory after the load-time
+				      check (R2.9): the file the host would
+				      run. plugcheck did not run it (not
+				      spawned, spawn error ELOOP) */
 };
 
 void pc_exchange_init(struct pc_exchange *x);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pc_proc_impl.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
@@ -136,27 +137,38 @@ static void close_fd(int *fd)
 
 /* --- /proc ------------------------------------------------------------ */
 
+/* read_small - the start of a small /proc file into `buf` (NUL-ended);
+ * its length, or <= 0 when it cannot be read. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 /* read_proc_ent - fill `e` from /proc/<pid>/stat; false if it is gone. */
 static bool read_proc_ent(pid_t pid, struct proc_ent *e)
 {
 	char path[64], buf[1024], state;
 	const char *p;
 	unsigned flags;
-	int ppid, pgid, threads, fd;
+	int ppid, pgid, threads;
 	bool zombie;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
+	n = read_small(path, buf, sizeof(buf));
 	if (n <= 0)
 		return false;
-	buf[n] = '\0';
 	/* comm may hold spaces and ')': the fields start after the last ')';
 	 * state ppid pgrp session tty tpgid flags, 10 skipped, num_threads */
 	p = strrchr(buf, ')');
@@ -480,9 +492,9 @@ static int open_stdio(struct run *run, int child[3], struct pc_err *err)
 }
 
 static int spawn_ctx_init(struct spawn_ctx *sc, const int child[3],
-			  const char *cwd)
+			  const struct pc_proc_opts *o)
 {
-	sigset_t none, all;
+	sigset_t mask, def;
 	int rc;
 
 	rc = posix_spawnattr_init(&sc->attr);
@@ -491,22 +503,21 @@ static int spawn_ctx_init(struct spawn_ctx *sc, const int child[3],
 	rc = posix_spawn_file_actions_init(&sc->fa);
 	if (rc)
 		goto out_destroy_attr;
-	sigemptyset(&none);
-	sigfillset(&all);
+	pc__proc_sig_attrs(o, &def, &mask);
+	/* a session of its own: a new process group (the sweep's), and no
+	 * controlling terminal ("A second one" in pc_proc.h) */
 	rc = posix_spawnattr_setflags(&sc->attr,
-				      (short)(POSIX_SPAWN_SETPGROUP |
+				      (short)(POSIX_SPAWN_SETSID |
 					      POSIX_SPAWN_SETSIGMASK |
 					      POSIX_SPAWN_SETSIGDEF));
 	if (!rc)
-		rc = posix_spawnattr_setpgroup(&sc->attr, 0);
+		rc = posix_spawnattr_setsigmask(&sc->attr, &mask);
 	if (!rc)
-		rc = posix_spawnattr_setsigmask(&sc->attr, &none);
-	if (!rc)
-		rc = posix_spawnattr_setsigdefault(&sc->attr, &all);
+		rc = posix_spawnattr_setsigdefault(&sc->attr, &def);
 	for (int i = 0; i < 3 && !rc; i++)
 		rc = posix_spawn_file_actions_adddup2(&sc->fa, child[i], i);
-	if (!rc && cwd)
-		rc = posix_spawn_file_actions_addchdir_np(&sc->fa, cwd);
+	if (!rc && o->cwd)
+		rc = posix_spawn_file_actions_addchdir_np(&sc->fa, o->cwd);
 	if (!rc)
 		rc = posix_spawn_file_actions_addclosefrom_np(&sc->fa, 3);
 	if (!rc)
@@ -751,15 +762,59 @@ void pc_proc_set_spawn_hook(pc_proc_spawn_fn fn, void *ctx)
 	spawn_hook_ctx = ctx;
 }
 
+/* spawn_checked - run the file `exec_fd` holds ("The file that runs" in
+ * pc_proc.h): a "#!" script through its interpreter, as the kernel would,
+ * anything else through the descriptor's /proc link. */
+static int spawn_checked(struct run *run, struct spawn_ctx *sc)
+{
+	const struct pc_strvec *a = &run->o->argv;
+	char link[64], head[256], *interp, *arg, **argv;
+	ssize_t n;
+	size_t k = 0;
+	int rc;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)getpid(),
+		 run->o->exec_fd);
+	do
+		n = pread(run->o->exec_fd, head, sizeof(head), 0);
+	while (n < 0 && errno == EINTR);
+	rc = n < 0 ? -1 : pc__proc_shebang(head, (size_t)n, &interp, &arg);
+	if (rc < 0) { /* not a script, or an O_PATH descriptor */
+		rc = spawn_at(run, sc, link, a->v);
+		if (rc == ENOENT && access("/proc/self/fd", F_OK) < 0)
+			rc = spawn_at(run, sc, a->v[0], a->v); /* no /proc */
+		return rc;
+	}
+	if (rc) /* ENOEXEC */
+		return rc;
+	if (access(link, X_OK) < 0) {
+		rc = errno;
+		goto out;
+	}
+	argv = pc_xcalloc(a->nr + 3, sizeof(*argv));
+	argv[k++] = interp;
+	if (arg)
+		argv[k++] = arg;
+	for (size_t i = 0; i < a->nr; i++)
+		argv[k++] = a->v[i];
+	rc = spawn_at(run, sc, interp, argv);
+	free(argv);
+out:
+	free(interp);
+	free(arg);
+	return rc;
+}
+
 /* spawn - start the child; 0, or PC_EIO when the spawn attributes cannot
  * even be built. A failed exec is a fact (PC_PROC_SPAWN_ERROR), not an
  * error. Always closes the child's ends of the pipes. */
 static int spawn(struct run *run, int child[3], struct pc_err *err)
 {
+	struct pc__proc_swap *sw;
 	struct spawn_ctx sc;
 	int rc;
 
-	rc = spawn_ctx_init(&sc, child, run->o->cwd);
+	rc = spawn_ctx_init(&sc, child, run->o);
 	if (rc) {
 		rc = pc_err_set_errno(err, PC_EIO, rc,
 				      "cannot prepare spawn of '%s'",
@@ -769,14 +824,22 @@ static int spawn(struct run *run, int child[3], struct pc_err *err)
 	run->t_spawn = pc_time_now_ms();
 	if (run->fd_in < 0)
 		run->t_in_closed = run->t_spawn; /* /dev/null: nothing to do */
+	sw = pc_xmalloc(sizeof(*sw));
+	pc__proc_sig_swap_in(run->o, sw, &run->r->sigs);
 	if (run->o->wrap)
 		rc = spawn_wrapped(run, &sc);
+	else if (run->o->exec_fd >= 0)
+		rc = spawn_checked(run, &sc);
 	else if (strchr(run->o->argv.v[0], '/'))
 		rc = spawn_at(run, &sc, run->o->argv.v[0], run->o->argv.v);
 	else
 		rc = spawn_search(run, &sc);
+	pc__proc_sig_swap_out(sw);
+	free(sw);
 	spawn_ctx_release(&sc);
 	if (rc) {
+		sigemptyset(&run->r->sigs.ignored);
+		sigemptyset(&run->r->sigs.blocked);
 		run->pid = 0;
 		run->r->outcome = PC_PROC_SPAWN_ERROR;
 		run->r->spawn_errno = rc;
@@ -1005,6 +1068,32 @@ static int helper_exe(const struct run *run, pid_t pid)
 	return !strcmp(exe, run->o->wrap_helper);
 }
 
+/* ns_init - `pid` is pid 1 of a PID namespace below plugcheck's: the last
+ * number of its NSpid line is 1 and there are more than one. A wrapper
+ * that runs the plugin in a namespace of its own has its reaper there. */
+static bool ns_init(pid_t pid)
+{
+	char path[64], buf[2048], *line;
+	long last = 0;
+	int fields = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return false;
+	for (char *p = line + 7, *e; *p && *p != '\n'; p = e) {
+		long v = strtol(p, &e, 10);
+
+		if (e == p)
+			break;
+		last = v;
+		fields++;
+	}
+	return fields > 1 && last == 1;
+}
+
 /* is_helper - the tracer, or a process already exiting (its memory gone:
  * the tracer once its tracees are); only with wrap_helper. */
 static bool is_helper(const struct run *run, pid_t pid)
@@ -1084,10 +1173,12 @@ static int wait_phase(struct run *run, struct pc_err *err)
 
 /* --- the sweep ---------------------------------------------------------- */
 
-/* is_wrapper_part - a process of the wrapper, not one the plugin left. */
+/* is_wrapper_part - a process of the wrapper, not one the plugin left:
+ * the plugin proper killed with it, its helper, its namespace reaper. */
 static bool is_wrapper_part(const struct run *run, pid_t pid)
 {
-	return pidvec_has(&run->inner, pid) || is_helper(run, pid);
+	return pidvec_has(&run->inner, pid) || is_helper(run, pid) ||
+	       (run->o->wrap && ns_init(pid));
 }
 
 /* kill_marked - SIGKILL every marked process (a zombie just ignores it);
@@ -1288,21 +1379,44 @@ static int run_phases(struct run *run, struct pc_err *err)
 	return wait_phase(run, err);
 }
 
+/* kill_plugin_proper - the verdict kills the wrapper: the plugin proper,
+ * its child (or its namespace reaper's child), gets SIGKILL too, as the
+ * host kills its direct child (R5.9); both are noted in `inner`, which are
+ * no leftovers. The reaper itself is left to the sweep: killing it would
+ * end its namespace, and the plugin's other processes in it, unseen. */
+static void kill_plugin_proper(struct run *run)
+{
+	struct pidvec kids = { 0 };
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)run->pid,
+		 (int)run->pid);
+	read_pids(path, &kids);
+	for (size_t i = 0; i < kids.nr; i++) {
+		pid_t k = kids.v[i];
+		size_t from;
+
+		pidvec_push(&run->inner, k);
+		if (!ns_init(k)) {
+			kill(k, SIGKILL);
+			continue;
+		}
+		from = run->inner.nr;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)k,
+			 (int)k);
+		read_pids(path, &run->inner);
+		for (size_t j = from; j < run->inner.nr; j++)
+			kill(run->inner.v[j], SIGKILL);
+	}
+	free(kids.v);
+}
+
 static void finish(struct run *run)
 {
 	int64_t now = pc_time_now_ms();
 
-	if (!run->exited && run->o->wrap) {
-		/* the plugin proper is the wrapper's child: the host would
-		 * kill it, so it is no leftover */
-		char path[96];
-
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
-			 (int)run->pid, (int)run->pid);
-		read_pids(path, &run->inner);
-		for (size_t i = 0; i < run->inner.nr; i++)
-			kill(run->inner.v[i], SIGKILL);
-	}
+	if (!run->exited && run->o->wrap)
+		kill_plugin_proper(run);
 	if (!run->exited) {
 		kill(run->pid, SIGKILL); /* the host's kill_on_drop */
 		/* wait for the zombie (SIGKILL cannot be caught), so that the

@@ -45,8 +45,9 @@
  * (SIGKILL) every process still alive in the child's process group and any
  * descendant re-parented to plugcheck (it makes itself a child subreaper),
  * reaps them all, and counts them in `leftover_processes`. No process
- * outlives the call. The child leads its own process group, with default
- * signal dispositions and an empty signal mask (STYLE §E 27).
+ * outlives the call. The child leads a session and a process group of its
+ * own (no controlling terminal), with the signal state of `sigs`
+ * (default dispositions and an empty mask without it, STYLE §E 27).
  *
  * Blocks at most stdin_timeout_ms + timeout_ms + about 100 ms of sweep.
  * Never prints; never exits.
@@ -75,6 +76,51 @@
  *     plugin its own process group (R5.9); pc_proc does, so getpgrp() in
  *     the plugin differs, and terminal signals to plugcheck's group do not
  *     reach it.
+ *   - A second one, for the terminal's sake (issue 21): both hosts leave
+ *     the plugin in their session, with their controlling terminal (Go's
+ *     os/exec and Rust's Command create no session); pc_proc makes it a
+ *     session leader without one (POSIX_SPAWN_SETSID). A plugin run from
+ *     plugcheck in a terminal cannot open /dev/tty (ENXIO), write escapes
+ *     or read keystrokes through it, or make itself the terminal's
+ *     foreground process group so that Ctrl-C no longer reaches
+ *     plugcheck; getsid() differs. It still can open the terminal's
+ *     device by its name (/dev/pts/N) if it finds it - without a session
+ *     of that terminal it cannot take its foreground (TIOCSPGRP) or
+ *     inject input (TIOCSTI). The session's id is the child's pid, so the
+ *     sweep's rule (a), its process group, is unchanged.
+ *
+ * Signals (issue 18). A child inherits across exec every disposition its
+ * parent ignores and its parent's signal mask; handlers become the
+ * default. Each host passes its own start state through its runtime's
+ * rules, so a host started with SIGHUP ignored (nohup, some CI runners)
+ * passes the ignored SIGHUP to every plugin: pc_proc_sigs_catalyst() and
+ * pc_proc_sigs_chatcli() compute what each host passes from the state
+ * plugcheck itself started with (pc_proc_sigs_note_start), and `sigs`
+ * hands it to the child: posix_spawn resets every other signal to the
+ * default (POSIX_SPAWN_SETSIGDEF) and sets the mask (SETSIGMASK). It can
+ * only reset, so a signal the child must start ignoring that plugcheck
+ * handles itself (its SIGINT/SIGTERM/SIGHUP/SIGQUIT traps) is ignored by
+ * plugcheck for the spawn: blocked first, so one arriving meanwhile is
+ * delivered right after (Linux keeps a blocked signal pending even while
+ * it is ignored); one already pending is not swapped (the child then
+ * starts with it at the default; plugcheck is being interrupted), and one
+ * arriving in the microsecond between that check and the swap is lost.
+ * SIGCHLD is never passed ignored (plugcheck needs it). The result's
+ * `sigs` says what the child got. glibc's posix_spawn always leaves its
+ * two internal signals (32, 33) ignored, see below.
+ *
+ * The file that runs (issue 21). The host checks a script's path when it
+ * loads the plugin (R2.9) and runs it by path later, so a script swapped
+ * for a symlink in between runs whatever the link names. With `exec_fd`
+ * (the caller opened and checked the script just before the run) pc_proc
+ * runs that file, not the path again: an ELF binary through
+ * /proc/<plugcheck's pid>/fd/N (argv unchanged; no descriptor reaches
+ * the child), a "#!" script by starting its interpreter the way the
+ * kernel would (argv [interpreter, its one argument if any, argv[0],
+ * argv[1], ...], the parse of binfmt_script) after the same execute
+ * permission check - the interpreter then opens argv[0] by its path,
+ * which is the host's own window and no wider. Errors stay the kernel's
+ * (EACCES, ENOEXEC, ENOENT for a missing interpreter).
  *   - glibc's posix_spawn leaves its two internal signals (32 and 33)
  *     ignored in every child. The host's posix_spawnp path (argv[0] with a
  *     '/') does the same; its fork + execvp path (a bare name) does not.
@@ -148,6 +194,13 @@
  *     are swept like the others but never counted as leftovers; with
  *     `wrap_helper` set, neither is a process whose executable is already
  *     gone (/proc/<pid>/exe: ENOENT), i.e. one in the middle of exiting.
+ *   - A wrapper that runs the plugin in a PID namespace of its own
+ *     (bubblewrap --unshare-pid) has a reaper there, pid 1 of that
+ *     namespace (NSpid in /proc/<pid>/status): it is part of the wrapper,
+ *     never a leftover, and the plugin proper a verdict kills is its
+ *     child. The reaper is not killed with it - that would end the
+ *     namespace, and every other process of the plugin with it, before
+ *     the sweep could see and count them; the sweep kills it.
  * The wrapper, not pc_proc, decides what the plugin sees; exit statuses
  * are the wrapper's (bubblewrap reports a death by signal N as exit
  * 128 + N; pc_sandbox_observe() restores the real one).
@@ -155,6 +208,7 @@
 #ifndef PC_PROC_H
 #define PC_PROC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -177,6 +231,13 @@ enum pc_proc_flags {
  * `p` is borrowed for the call only. Must not call pc_proc_run(). */
 typedef void (*pc_proc_output_fn)(void *ctx, int fd, const char *p, size_t n);
 
+/* The signal state a child starts with (issue 18): which signals it
+ * starts ignoring and which blocked. Plain value type. */
+struct pc_proc_sigs {
+	sigset_t ignored; /* SIG_IGN at exec */
+	sigset_t blocked; /* the signal mask at exec */
+};
+
 struct pc_proc_opts {
 	struct pc_strvec argv;	 /* argv[0]: a path, or a name searched in
 				    the child's PATH (see "Program lookup") */
@@ -198,6 +259,14 @@ struct pc_proc_opts {
 				    path) that runs argv: "Wrapped runs" */
 	const char *wrap_helper; /* borrowed; NULL, or the canonical path of
 				    the wrapper's helper executable */
+	const struct pc_proc_sigs *sigs; /* borrowed; NULL: every signal
+				    default, none blocked; else what the
+				    child starts with ("Signals") */
+	int exec_fd;		 /* -1, or an fd (borrowed, readable or
+				    O_PATH) of the file argv[0] names, as
+				    the caller checked it: that file is run
+				    ("The file that runs"); ignored for
+				    wrapped runs */
 };
 
 #define PC_PROC_OPTS_INIT                                                      \
@@ -206,7 +275,7 @@ struct pc_proc_opts {
 	  .stdin_timeout_ms = 30000, .stdout_max = 1048576,                    \
 	  .stderr_max = 1048576, .flags = 0, .drain_max_ms = 0,               \
 	  .on_output = NULL, .output_ctx = NULL, .wrap = NULL,                 \
-	  .wrap_helper = NULL }
+	  .wrap_helper = NULL, .sigs = NULL, .exec_fd = -1 }
 
 enum pc_proc_outcome {
 	PC_PROC_EXITED = 0,	  /* exited or was killed by a signal on its own,
@@ -244,6 +313,10 @@ struct pc_proc_result {
 				   plugcheck had to kill */
 	bool drain_capped;	/* PC_PROC_DRAIN_AFTER_KILL: a pipe was still
 				   open when drain_max_ms ran out */
+	struct pc_proc_sigs sigs; /* what the child started with (the
+				   signals of o->sigs it could be given;
+				   glibc's internal 32 and 33 not
+				   included); empty when not spawned */
 };
 
 #define PC_PROC_RESULT_INIT(omax, emax)                                        \
@@ -259,6 +332,30 @@ struct pc_proc_result {
  * on that path too, and *r holds what was seen so far. */
 int pc_proc_run(const struct pc_proc_opts *o, struct pc_proc_result *r,
 		struct pc_err *err);
+
+/* ---- signals ("Signals" above) ---- */
+
+/* pc_proc_sigs_note_start - remember the signal state this process
+ * started with (ignored dispositions, mask): what the emulated host, had
+ * it been started the way plugcheck was, would have. main() calls it
+ * first, before it ignores SIGPIPE and traps its interrupts. */
+void pc_proc_sigs_note_start(void);
+/* pc_proc_sigs_start - that state (the current one when it was never
+ * noted). */
+void pc_proc_sigs_start(struct pc_proc_sigs *s);
+/* pc_proc_sigs_catalyst - what a Catalyst Code plugin starts with (Rust
+ * std::process::Command >= 1.66): the start state with SIGPIPE (and
+ * SIGCHLD) back to the default; the mask as it was. */
+void pc_proc_sigs_catalyst(struct pc_proc_sigs *s);
+/* pc_proc_sigs_chatcli - what a ChatCLI plugin starts with (Go os/exec,
+ * signal.Notify on SIGINT and SIGTERM): of the start state's ignored
+ * signals only SIGHUP, SIGCONT, SIGTSTP, SIGTTIN and SIGTTOU stay
+ * ignored; the mask as it was. */
+void pc_proc_sigs_chatcli(struct pc_proc_sigs *s);
+
+/* pc_proc_sigs_names - append to `out` the name of every signal in `set`,
+ * in number order: "SIGHUP", "SIGRTMIN+2" (for messages and reports). */
+void pc_proc_sigs_names(const sigset_t *set, struct pc_strvec *out);
 
 /* pc_proc_kill_orphans - SIGKILL every child of the calling thread (read
  * from /proc/thread-self/children) and the process group each one leads,

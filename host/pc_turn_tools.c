@@ -1,10 +1,12 @@
 /* pc_turn_tools.c - the tool list (R2.15-R2.19, R6.3) and the built-in
  * tools plugcheck runs for real in the workspace. Outputs follow the
  * host's tools.rs shapes where cheap; docs/turn.md lists the shortcuts. */
+#define _GNU_SOURCE
 #include <sys/stat.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +183,50 @@ static const char *str_arg(const cJSON *args, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* ---- under --sandbox (issue 21) ----
+ * A turn's built-in tools act for the model, which the plugins steer
+ * (modify, tool results), so under h->confine they keep to the rules of
+ * the plugins' own processes: `bash` runs in the sandbox with what the
+ * turn's enabled plugins may do together (their capabilities' union,
+ * their directories read-only), and the file tools plugcheck runs itself
+ * stay in the workspace without following a symlink a plugin planted
+ * there (pc_fs_beneath_*), writing only with write_workspace. */
+
+static bool any_cap(const struct pc_turn_opts *o, const char *cap)
+{
+	for (size_t i = 0; i < o->nplugins; i++) {
+		const struct pc_plugin *p = o->plugins[i];
+
+		for (size_t k = 0; p->enabled && k < p->capabilities.nr; k++)
+			if (!strcmp(p->capabilities.v[k], cap))
+				return true;
+	}
+	return false;
+}
+
+/* confined_rel - under the sandbox, `in` as a path relative to the
+ * workspace ("." for the workspace itself), or NULL (*why says why) when
+ * it names something outside it. */
+static char *confined_rel(const struct pc_turn_opts *o, const char *in,
+			  const char **why)
+{
+	char *ws = pc_fs_absolute(o->host->workspace), *abs = NULL, *rel;
+	size_t n = strlen(ws);
+
+	*why = "it is outside the workspace (--sandbox)";
+	if (in[0] == '/') {
+		abs = pc_fs_absolute(in);
+		rel = pc_fs_is_under(abs, ws)
+			      ? pc_xstrdup(abs[n] ? abs + n + (n > 1) : ".")
+			      : NULL;
+	} else {
+		rel = strstr(in, "..") ? NULL : pc_xstrdup(*in ? in : ".");
+	}
+	free(abs);
+	free(ws);
+	return rel;
+}
+
 /* resolve_ws: a relative path joins the workspace; ".." is refused. */
 static char *resolve(const struct pc_turn_opts *o, const char *in)
 {
@@ -199,8 +245,19 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 	struct pc_buf b = PC_BUF_INIT(PC_MAX_IO_BYTES);
 	struct pc_err err = PC_ERR_INIT;
 
-	int rc = p ? pc_fs_read_capped(p, &b, &err) : PC_EINVAL;
-	int en = rc == PC_ENOENT ? ENOENT : err.sys_errno;
+	int rc, en;
+
+	if (o->host->confine && p) {
+		const char *why;
+		char *rel = confined_rel(o, in, &why);
+
+		rc = rel ? pc_fs_beneath_read(o->host->workspace, rel, &b, &err)
+			 : PC_EINVAL;
+		free(rel);
+	} else {
+		rc = p ? pc_fs_read_capped(p, &b, &err) : PC_EINVAL;
+	}
+	en = rc == PC_ENOENT ? ENOENT : err.sys_errno;
 
 	if (rc < 0)
 		set(oc, false,
@@ -212,17 +269,45 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 	free(p);
 }
 
+/* confined_write - write_file and edit under the sandbox: NULL when `text`
+ * was written to `in`, else the failure text (new string). */
+static char *confined_write(const struct pc_turn_opts *o, const char *in,
+			    const char *text, const char *tool)
+{
+	struct pc_err err = PC_ERR_INIT;
+	const char *why;
+	char *rel = confined_rel(o, in, &why), *msg = NULL;
+
+	if (rel && !any_cap(o, "write_workspace"))
+		why = "the capabilities do not include write_workspace (--sandbox)";
+	if (!rel || !any_cap(o, "write_workspace"))
+		msg = pc_xasprintf("%s \"%s\" failed: the sandbox refused it: %s",
+				   tool, in, why);
+	else if (pc_fs_beneath_write(o->host->workspace, rel, text,
+				     strlen(text), 0, &err) < 0)
+		msg = pc_xasprintf("%s \"%s\" failed: %s", tool, in, err.msg);
+	free(rel);
+	return msg;
+}
+
 static void t_write(const struct pc_turn_opts *o, const cJSON *a,
 		    struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
 	const cJSON *c = pc_serde_get(a, "content");
-	char *p = resolve(o, in);
+	char *p = resolve(o, in), *msg;
 	struct pc_err err = PC_ERR_INIT;
 
 	if (!cJSON_IsString(c))
 		set(oc, false,
 		    pc_xstrdup("missing required string argument 'content'"));
+	else if (o->host->confine && p &&
+		 (msg = confined_write(o, in, c->valuestring, "write_file")))
+		set(oc, false, msg);
+	else if (o->host->confine && p)
+		set(oc, true,
+		    pc_xasprintf("wrote %zu bytes to %s",
+				 strlen(c->valuestring), in));
 	else if (!p || pc_fs_write(p, c->valuestring, strlen(c->valuestring),
 				   &err) < 0)
 		set(oc, false,
@@ -274,6 +359,24 @@ static char *apply_edits(const char *in, const cJSON *edits, char **text)
 	return NULL;
 }
 
+/* edit_read - the file an edit starts from (beneath the workspace under
+ * the sandbox). */
+static int edit_read(const struct pc_turn_opts *o, const char *in,
+		     const char *p, struct pc_buf *b)
+{
+	const char *why;
+	char *rel;
+	int rc;
+
+	if (!o->host->confine)
+		return pc_fs_read_capped(p, b, NULL);
+	rel = confined_rel(o, in, &why);
+	rc = rel ? pc_fs_beneath_read(o->host->workspace, rel, b, NULL)
+		 : PC_EINVAL;
+	free(rel);
+	return rc;
+}
+
 static void t_edit(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
@@ -286,12 +389,14 @@ static void t_edit(const struct pc_turn_opts *o, const cJSON *a,
 	if (cJSON_GetArraySize(edits) == 0) {
 		set(oc, false,
 		    pc_xstrdup("edit requires a non-empty 'edits' array"));
-	} else if (!p || pc_fs_read_capped(p, &b, &err) < 0) {
+	} else if (!p || edit_read(o, in, p, &b) < 0) {
 		set(oc, false, pc_xasprintf("edit: read \"%s\" failed", in));
 	} else {
 		text = pc_buf_detach(&b, NULL);
 		msg = apply_edits(in, edits, &text);
-		if (!msg && pc_fs_write(p, text, strlen(text), &err) < 0)
+		if (!msg && o->host->confine)
+			msg = confined_write(o, in, text, "edit");
+		else if (!msg && pc_fs_write(p, text, strlen(text), &err) < 0)
 			msg = pc_xasprintf("edit: write \"%s\" failed: %s", in,
 					   err.msg);
 		if (msg)
@@ -317,12 +422,53 @@ static void sort_vec(struct pc_strvec *v)
 		qsort(v->v, v->nr, sizeof(char *), cmp_str);
 }
 
+/* open_list - the directory list_dir reads: under the sandbox opened
+ * beneath the workspace without a symlink on the way. */
+static DIR *open_list(const struct pc_turn_opts *o, const char *in,
+		      const char *p)
+{
+	const char *why;
+	char *rel;
+	int fd;
+
+	if (!o->host->confine)
+		return p ? opendir(p) : NULL;
+	rel = confined_rel(o, in, &why);
+	fd = rel ? pc_fs_beneath_open(o->host->workspace, rel,
+				      O_RDONLY | O_DIRECTORY, 0, 0, NULL)
+		 : -1;
+	free(rel);
+	if (fd < 0) {
+		errno = EACCES;
+		return NULL;
+	}
+	return fdopendir(fd);
+}
+
+/* is_dir_in - an entry of `d` is a directory (under the sandbox: itself,
+ * not what a symlink names). */
+static bool is_dir_in(const struct pc_turn_opts *o, DIR *d, const char *p,
+		      const char *name)
+{
+	struct stat st;
+	char *full;
+	bool dir;
+
+	if (o->host->confine)
+		return fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       S_ISDIR(st.st_mode);
+	full = pc_fs_join(p, name);
+	dir = pc_fs_is_dir(full);
+	free(full);
+	return dir;
+}
+
 static void t_list(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
 	char *p = resolve(o, in);
-	DIR *d = p ? opendir(p) : NULL;
+	DIR *d = open_list(o, in, p);
 	struct pc_strvec names = PC_STRVEC_INIT;
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct dirent *de;
@@ -335,14 +481,10 @@ static void t_list(const struct pc_turn_opts *o, const cJSON *a,
 		return;
 	}
 	while ((de = readdir(d))) {
-		char *full;
-
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		full = pc_fs_join(p, de->d_name);
 		pc_strvec_pushf(&names, "%s%s", de->d_name,
-				pc_fs_is_dir(full) ? "/" : "");
-		free(full);
+				is_dir_in(o, d, p, de->d_name) ? "/" : "");
 	}
 	closedir(d);
 	sort_vec(&names);
@@ -353,22 +495,27 @@ static void t_list(const struct pc_turn_opts *o, const cJSON *a,
 	free(p);
 }
 
-/* walk - every regular file under `dir` as a workspace-relative path. */
-static void walk(const char *root, const char *rel, struct pc_strvec *out)
+/* walk - every regular file under `dir` as a workspace-relative path
+ * (`nofollow`, under the sandbox: symlinks neither entered nor listed). */
+static void walk(const char *root, const char *rel, struct pc_strvec *out,
+		 bool nofollow)
 {
 	char *dir = *rel ? pc_fs_join(root, rel) : pc_xstrdup(root);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
+		struct stat st;
 		char *r, *full;
 
 		if (de->d_name[0] == '.')
 			continue;
 		r = *rel ? pc_fs_join(rel, de->d_name) : pc_xstrdup(de->d_name);
 		full = pc_fs_join(root, r);
-		if (pc_fs_is_dir(full))
-			walk(root, r, out);
+		if (nofollow && (lstat(full, &st) < 0 || S_ISLNK(st.st_mode)))
+			; /* a symlink a plugin may have planted */
+		else if (pc_fs_is_dir(full))
+			walk(root, r, out, nofollow);
 		else if (pc_fs_is_file(full))
 			pc_strvec_push(out, r);
 		free(full);
@@ -387,7 +534,7 @@ static void t_glob(const struct pc_turn_opts *o, const cJSON *a,
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	size_t hits = 0;
 
-	walk(o->host->workspace, "", &files);
+	walk(o->host->workspace, "", &files, o->host->confine != NULL);
 	sort_vec(&files);
 	for (size_t i = 0; i < files.nr; i++) {
 		const char *base = strrchr(files.v[i], '/');
@@ -404,13 +551,14 @@ static void t_glob(const struct pc_turn_opts *o, const cJSON *a,
 }
 
 static void grep_file(const char *root, const char *rel, const char *pat,
-		      struct pc_buf *b, size_t *hits)
+		      bool nofollow, struct pc_buf *b, size_t *hits)
 {
 	char *full = pc_fs_join(root, rel), *line, *save = NULL, *text;
 	struct pc_buf in = PC_BUF_INIT(PC_MAX_IO_BYTES);
 	int n = 0;
 
-	if (pc_fs_read_capped(full, &in, NULL) == 0) {
+	if ((nofollow ? pc_fs_beneath_read(root, rel, &in, NULL)
+		      : pc_fs_read_capped(full, &in, NULL)) == 0) {
 		text = pc_buf_detach(&in, NULL);
 		for (line = strtok_r(text, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
@@ -435,20 +583,49 @@ static void t_grep(const struct pc_turn_opts *o, const cJSON *a,
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	size_t hits = 0;
 
-	walk(o->host->workspace, "", &files);
+	walk(o->host->workspace, "", &files, o->host->confine != NULL);
 	sort_vec(&files);
 	for (size_t i = 0; i < files.nr; i++)
-		grep_file(o->host->workspace, files.v[i], pat, &b, &hits);
+		grep_file(o->host->workspace, files.v[i], pat,
+			  o->host->confine != NULL, &b, &hits);
 	if (!hits)
 		pc_buf_adds(&b, "(no matches)");
 	set(oc, true, pc_buf_detach(&b, NULL));
 	pc_strvec_release(&files);
 }
 
+/* run_bash - the bash tool's process: under the sandbox confined as the
+ * turn's plugins are (their capabilities together, their directories
+ * read-only; what it tries beyond them is not reported). */
+static int run_bash(const struct pc_turn_opts *o, struct pc_proc_opts *po,
+		    struct pc_proc_result *pr)
+{
+	struct pc_confine_spec sp = { .workspace = o->host->workspace,
+				      .cwd = o->host->workspace };
+	const char **dirs;
+	int rc;
+
+	if (!o->host->confine)
+		return pc_proc_run(po, pr, NULL);
+	dirs = pc_xcalloc(o->nplugins + 1, sizeof(*dirs));
+	for (size_t i = 0; i < o->nplugins; i++)
+		dirs[i] = o->plugins[i]->source_path ? o->plugins[i]->source_path
+						     : o->plugins[i]->dir;
+	sp.more_ro = dirs;
+	sp.home = pc_strvec_env_get(po->env.v, "HOME");
+	sp.tmpdir = pc_strvec_env_get(po->env.v, "TMPDIR");
+	sp.network = any_cap(o, "access_network");
+	sp.write_workspace = any_cap(o, "write_workspace");
+	rc = pc_confine_run(o->host->confine, &sp, po, pr, NULL, NULL);
+	free(dirs);
+	return rc;
+}
+
 /* bash: /bin/sh -c COMMAND in the workspace, stdout then stderr. */
 static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
+	struct pc_proc_sigs sigs;
 	struct pc_proc_opts po = PC_PROC_OPTS_INIT;
 	struct pc_proc_result pr = PC_PROC_RESULT_INIT(1 << 20, 1 << 20);
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
@@ -462,7 +639,9 @@ static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 	po.cwd = o->host->workspace;
 	po.flags = PC_PROC_STDIN_DEVNULL;
 	po.timeout_ms = ms;
-	if (pc_proc_run(&po, &pr, NULL) < 0) {
+	pc_proc_sigs_catalyst(&sigs); /* the host's Command, as for plugins */
+	po.sigs = &sigs;
+	if (run_bash(o, &po, &pr) < 0) {
 		set(oc, false, pc_xstrdup("bash: could not start /bin/sh"));
 		goto out;
 	}

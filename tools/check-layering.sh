@@ -4,7 +4,9 @@
 #   <- conformance/cli (3); tests/ and bench/ may include any public header.
 #   scaffold/ (1) takes host/base only, and only conformance/cli includes it.
 #   host/chatcli ranks with host but takes only pc_proc.h from host/, and
-#   host/ never includes it. mock-model ranks with host but includes only
+#   host/ never includes it. host/sandbox (plugcheck's own sandbox) ranks
+#   with host too, and host/ never includes it: the host knows it only
+#   through host/pc_confine.h. mock-model ranks with host but includes only
 #   host/base headers and its own, and host/ never includes it.
 # A folder may include headers of its own rank or lower; a *_impl.h only
 # from its own folder (tests excepted: white-box unit tests); host/ never
@@ -19,7 +21,8 @@ files=$(find host conformance mock-model scaffold tests bench -name '*.[ch]' 2>/
 awk -v headers="$headers" '
 function rank(d) {
 	if (d == "host/base") return 0
-	if (d == "host" || d == "host/chatcli" || d == "mock-model") return 1
+	if (d == "host" || d == "host/chatcli" || d == "host/sandbox" ||
+	    d == "mock-model") return 1
 	if (d == "scaffold") return 1
 	if (d == "conformance/cli") return 3
 	if (d ~ /^conformance\//) return 2
@@ -51,6 +54,9 @@ BEGIN {
 	if ((dir == "host/chatcli" && hdir == "host" && inc != "pc_proc.h") ||
 	    (dir == "host" && hdir == "host/chatcli")) {
 		printf "%s:%d: host/chatcli shares only pc_proc.h with host/, not \"%s\"\n", FILENAME, FNR, inc
+		bad = 1
+	} else if (dir ~ /^host(\/chatcli)?$/ && hdir == "host/sandbox") {
+		printf "%s:%d: %s knows the sandbox only through pc_confine.h, not \"%s\"\n", FILENAME, FNR, dir, inc
 		bad = 1
 	} else if (dir == "mock-model" && hdir != "host/base") {
 		printf "%s:%d: mock-model includes only host/base headers and its own, not \"%s\" (%s)\n", FILENAME, FNR, inc, hdir

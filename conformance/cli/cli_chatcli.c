@@ -11,6 +11,7 @@
 #include "pc_chatcli_suite.h"
 #include "pc_cli.h"
 #include "pc_exit.h"
+#include "pc_fire.h"
 #include "pc_fs.h"
 #include "pc_xalloc.h"
 
@@ -198,6 +199,7 @@ int pc_chatcli_check(const struct pc_args *a)
 	}
 	rc = pc_cli_out_report(&out, &r);
 out:
+	pc_cli_out_close(&out);
 	release(&c, &d, &r);
 	return rc;
 }
@@ -254,6 +256,9 @@ static void print_call_json(const struct fired *f)
 	cJSON_AddBoolToObject(o, "compression", f->compression);
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	cJSON_AddNumberToObject(o, "leftover_processes", c->leftover_processes);
+	cJSON_AddItemToObject(o, "signals",
+			      pc_fire_sigs_json(f->parsed && !f->perr ? &c->sigs
+								      : NULL));
 	pc_cli_print_json(o);
 }
 
@@ -284,6 +289,7 @@ static void print_call_human(const struct fired *f)
 		if (c->leftover_processes)
 			printf("leftover processes killed: %d\n",
 			       c->leftover_processes);
+		pc_fire_print_sigs(stdout, &c->sigs);
 		if (f->compression)
 			printf("note: %zu bytes reach the host's compression "
 			       "threshold; the model may get a compressed view "

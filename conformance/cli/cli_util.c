@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,49 +26,65 @@ int pc_cli_format(const char *s)
 	return -1;
 }
 
+#define STALL_MS 30000 /* a reader of a FIFO --output may pause this long */
+
 int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 {
 	const char *path = pc_args_value(a, "output");
 	const char *fmt = pc_args_value(a, "format");
 	struct stat st;
-	int fd;
+	int e;
 
 	o->fmt = fmt ? pc_report_format_parse(fmt) : PC_REPORT_HUMAN;
 	o->path = path && strcmp(path, "-") ? path : NULL;
-	o->f = NULL;
 	o->cmd = a->cmd->name;
+	o->fd = -1;
+	o->f = NULL;
+	o->buf = NULL;
+	o->len = 0;
 	if (!o->path)
 		return 0;
-	/* O_NONBLOCK: a FIFO nobody reads must not hang plugcheck (ENXIO) */
-	fd = open(o->path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
-			o->path,
-			errno == ENXIO ? "it is a FIFO with no reader (give a regular file)"
-				       : strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	/* Opened now and held: a plugin that makes plugcheck's working
+	 * directory mode 000 cannot keep the report from being written.
+	 * O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of hanging. */
+	o->fd = open(o->path,
+		     O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		     0666);
+	e = errno;
+	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		close(o->fd);
+		o->fd = -1;
+		e = ENOTSUP;
+	}
+	if (o->fd < 0) {
+		if (e == EISDIR)
+			fprintf(stderr,
+				"plugcheck: cannot write --output '%s': it is a directory; fix: name a file, e.g. '%s/report'\n",
+				o->path, o->path);
+		else if (e == ENXIO)
+			fprintf(stderr,
+				"plugcheck: cannot write --output '%s': it is a FIFO that no process reads, so writing the report would block; fix: name a regular file, or start its reader first\n",
+				o->path);
+		else if (e == ENOTSUP)
+			fprintf(stderr,
+				"plugcheck: cannot write --output '%s': it is a socket; fix: name a regular file\n",
+				o->path);
+		else
+			fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
+				o->path, strerror(e));
 		return PC_EXIT_USAGE;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		fprintf(stderr,
-			"plugcheck: cannot write --output '%s': it is a %s, not a regular file (give a file path)\n",
-			o->path,
-			S_ISFIFO(st.st_mode)   ? "FIFO"
-			: S_ISSOCK(st.st_mode) ? "socket"
-					       : "special file");
-		close(fd);
-		return PC_EXIT_USAGE;
-	}
-	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0) {
+	if (S_ISREG(st.st_mode) && ftruncate(o->fd, 0) < 0) {
 		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
 			o->path, strerror(errno));
-		close(fd);
+		close(o->fd);
+		o->fd = -1;
 		return PC_EXIT_USAGE;
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (!(o->f = fdopen(fd, "w"))) {
-		close(fd);
+	/* rendered in memory first, written whole at the end */
+	if (!(o->f = open_memstream(&o->buf, &o->len))) {
+		close(o->fd);
+		o->fd = -1;
 		return PC_EXIT_INTERNAL;
 	}
 	return 0;
@@ -76,14 +94,46 @@ void pc_cli_out_close(struct pc_cli_out *o)
 {
 	if (o->f)
 		fclose(o->f);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->buf);
 	o->f = NULL;
+	o->fd = -1;
+	o->buf = NULL;
+	o->len = 0;
+}
+
+/* write_bounded - all of `p` to the non-blocking `fd`; a reader (of a
+ * FIFO) that takes no byte for STALL_MS ends it with ETIMEDOUT. */
+static int write_bounded(int fd, const char *p, size_t n)
+{
+	while (n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		ssize_t w = write(fd, p, n);
+
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno != EAGAIN)
+			return -1;
+		if (poll(&pfd, 1, STALL_MS) == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* A write that failed: say which file and why. */
 static int write_failed(const char *what, int err)
 {
 	fprintf(stderr, "plugcheck: cannot write %s: %s\n", what,
-		strerror(err ? err : EIO));
+		err == ETIMEDOUT ? "its reader stopped reading"
+				 : strerror(err ? err : EIO));
 	return PC_EXIT_INTERNAL;
 }
 
@@ -92,7 +142,7 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 	FILE *f = o->f ? o->f : stdout;
 	bool human = o->fmt == PC_REPORT_HUMAN;
 	char *what;
-	int rc;
+	int rc, e;
 
 	if (pc_cli_interrupted())
 		r->incomplete = true; /* README "Ctrl-C": whatever ran */
@@ -100,25 +150,35 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 	errno = 0;
 	rc = pc_report_write(r, (enum pc_report_format)o->fmt, f,
 			     human && !o->f && pc_cli_color());
-	if (o->f) {
-		int e = errno;
-
-		if (fclose(o->f) != 0 && !rc) {
-			rc = PC_EIO;
-			e = errno;
-		}
-		o->f = NULL;
-		if (rc) {
-			what = pc_xasprintf("'%s'", o->path);
-			rc = write_failed(what, e);
-			free(what);
-			return rc;
-		}
-		if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+	if (!o->f) {
+		if (rc)
 			return write_failed("standard output", errno);
-	} else if (rc) {
-		return write_failed("standard output", errno);
+		return pc_report_exit_code(r);
 	}
+	e = errno;
+	if (fclose(o->f) != 0 && !rc) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	o->f = NULL;
+	if (!rc && write_bounded(o->fd, o->buf ? o->buf : "", o->len) < 0) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	if (close(o->fd) < 0 && !rc) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	o->fd = -1;
+	pc_cli_out_close(o);
+	if (rc) {
+		what = pc_xasprintf("'%s'", o->path);
+		rc = write_failed(what, e);
+		free(what);
+		return rc;
+	}
+	if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+		return write_failed("standard output", errno);
 	return pc_report_exit_code(r);
 }
 

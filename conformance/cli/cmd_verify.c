@@ -65,7 +65,8 @@ static void read_keys(struct found *f)
 		cJSON *k;
 
 		if (len >= 4 && !strcmp(names.v[i] + len - 4, ".pub") &&
-		    !pc_fs_is_dir(p) && !pc_fs_read_capped(p, &b, NULL) &&
+		    !pc_fs_is_dir(p) &&
+		    !pc_fs_read_stream(p, &b, PC_FS_STREAM_MS, NULL) &&
 		    !memchr(b.data ? b.data : "", '\0', b.len))
 			fmt = pc_chatcli_key_format(pc_buf_cstr(&b));
 		k = cJSON_CreateObject();
@@ -87,7 +88,7 @@ static void inspect(struct found *f)
 	struct pc_buf b = PC_BUF_INIT(1 << 20);
 
 	f->status = pc_chatcli_sig_status(f->path, f->keys);
-	f->has_sig = !pc_fs_read_capped(sig, &b, NULL);
+	f->has_sig = !pc_fs_read_stream(sig, &b, PC_FS_STREAM_MS, NULL);
 	if (f->has_sig)
 		pc_chatcli_sig_info_parse(b.data ? b.data : "", b.len,
 					  &f->info);

@@ -11,6 +11,7 @@
 #include "pc_cmd.h"
 #include "pc_contract.h"
 #include "pc_exit.h"
+#include "pc_proc.h"
 
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_add,
@@ -152,6 +153,9 @@ int main(int argc, char **argv)
 	const struct pc_cmd *cmd;
 	struct stat st;
 
+	/* first: what the emulated hosts would have started with, before
+	 * plugcheck ignores SIGPIPE and traps its interrupts (issue 18) */
+	pc_proc_sigs_note_start();
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 	/* SIGINT, SIGTERM, SIGHUP, SIGQUIT for every command: kill the

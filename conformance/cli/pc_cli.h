@@ -23,15 +23,22 @@ struct pc_report;
 struct pc_cli_out {
 	const char *cmd;  /* borrowed: the command name */
 	const char *path; /* borrowed; NULL: standard output */
-	FILE *f;	  /* open --output, or NULL */
+	int fd;		  /* the --output file, held open; -1: none */
+	FILE *f;	  /* where its report is rendered (in memory), or NULL */
+	char *buf;	  /* f's bytes (open_memstream) */
+	size_t len;
 	int fmt;	  /* enum pc_report_format */
 };
 
 /* pc_cli_out_open - take --format and --output of `a`, and open --output
- * before anything runs (truncating it): a directory, a FIFO (which would
- * block), a socket, or a path that cannot be created is refused with
- * "plugcheck: cannot write --output 'F': REASON" on stderr; returns 0, or
- * 2 (usage) then. Character devices (/dev/null) are taken. */
+ * before anything runs and hold it open (a regular file is truncated), so
+ * a plugin cannot keep the report from being written: a directory, a
+ * socket, a FIFO that no process reads (which would block), or a path
+ * that cannot be created is refused with "plugcheck: cannot write
+ * --output 'F': REASON; fix: ..." on stderr; returns 0, or 2 (usage)
+ * then. A FIFO with a reader and character devices (/dev/null) are
+ * taken; the report is rendered in memory and written whole at the end,
+ * a reader that takes nothing for 30 s failing the write. */
 int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o);
 /* pc_cli_out_report - finish `r` (pc_report_finish) and write it in o->fmt
  * to --output or stdout; with --output the human summary goes to stdout

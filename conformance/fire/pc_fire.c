@@ -2,6 +2,8 @@
  * the facts. */
 #include "pc_fire.h"
 
+#include "pc_sandbox.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,7 +522,7 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 	pc_host_init(&f->host, o->envp, o->workspace, session);
 	f->own_host = true;
 	f->host.timestamp = o->timestamp;
-	f->host.sandbox = o->sandbox;
+	f->host.confine = o->sandbox ? &o->sandbox->confine : NULL;
 	/* the host started in its workspace (R4.5, R5.4); a workspace string
 	 * that names no directory cannot be a working directory: the core
 	 * then runs where plugcheck does */

@@ -187,6 +187,14 @@ const char *pc_fire_default_result(void);
  * post_tool (they get a `result`, R4.5). */
 bool pc_fire_is_post(int point);
 
+/* pc_fire_sigs_json - the `signals` fact of docs/cli.md for `sigs` (the
+ * signal state a plugin started with, issue 18): {"ignored": [names],
+ * "blocked": [names]}, or null for NULL (nothing ran). New item. */
+cJSON *pc_fire_sigs_json(const struct pc_proc_sigs *sigs);
+/* pc_fire_print_sigs - the same for people, one line:
+ * "signals  ignored: SIGHUP; blocked: none". */
+void pc_fire_print_sigs(FILE *out, const struct pc_proc_sigs *sigs);
+
 /* pc_fire_show - print `b` under `label`, at most 4 KiB, control bytes
  * as \xNN, noting what was cut. */
 void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b);

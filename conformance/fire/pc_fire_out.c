@@ -27,6 +27,42 @@ static cJSON *strvec(const struct pc_strvec *v)
 	return a;
 }
 
+cJSON *pc_fire_sigs_json(const struct pc_proc_sigs *sigs)
+{
+	struct pc_strvec ign = PC_STRVEC_INIT, blk = PC_STRVEC_INIT;
+	cJSON *o;
+
+	if (!sigs)
+		return cJSON_CreateNull();
+	pc_proc_sigs_names(&sigs->ignored, &ign);
+	pc_proc_sigs_names(&sigs->blocked, &blk);
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "ignored", strvec(&ign));
+	cJSON_AddItemToObject(o, "blocked", strvec(&blk));
+	pc_strvec_release(&ign);
+	pc_strvec_release(&blk);
+	return o;
+}
+
+void pc_fire_print_sigs(FILE *out, const struct pc_proc_sigs *sigs)
+{
+	const sigset_t *sets[] = { &sigs->ignored, &sigs->blocked };
+
+	fputs("signals ", out);
+	for (size_t k = 0; k < 2; k++) {
+		struct pc_strvec v = PC_STRVEC_INIT;
+
+		pc_proc_sigs_names(sets[k], &v);
+		fprintf(out, "%s %s:", k ? ";" : "", k ? "blocked" : "ignored");
+		if (!v.nr)
+			fputs(" none", out);
+		for (size_t i = 0; i < v.nr; i++)
+			fprintf(out, " %s", v.v[i]);
+		pc_strvec_release(&v);
+	}
+	fputc('\n', out);
+}
+
 static void add_facts(cJSON *o, const struct pc_exchange *x)
 {
 	const struct pc_proc_result *r = &x->proc;
@@ -44,6 +80,10 @@ static void add_facts(cJSON *o, const struct pc_exchange *x)
 	cJSON_AddNumberToObject(o, "stdout_bytes", (double)r->out.len);
 	cJSON_AddNumberToObject(o, "stderr_bytes", (double)r->err.len);
 	cJSON_AddNumberToObject(o, "leftover_processes", r->leftover_processes);
+	cJSON_AddItemToObject(o, "signals",
+			      pc_fire_sigs_json(x->spawned && r->pid > 0
+							? &r->sigs
+							: NULL));
 	cJSON_AddBoolToObject(o, "spawned", x->spawned);
 	cJSON_AddItemToObject(o, "argv", strvec(&x->argv));
 	cJSON_AddItemToObject(o, "stdin", lossy(&x->stdin_json));
@@ -58,6 +98,8 @@ static void add_facts(cJSON *o, const struct pc_exchange *x)
 	}
 	cJSON_AddItemToObject(o, "events", ev);
 	cJSON_AddItemToObject(o, "host_log", strvec(&x->log));
+	if (x->swapped)
+		cJSON_AddStringToObject(o, "swapped_to", x->swapped);
 	if (x->sandbox.active) {
 		cJSON *sb = cJSON_AddObjectToObject(o, "sandbox");
 
@@ -290,7 +332,7 @@ static void print_list(FILE *out, const char *what,
 }
 
 /* print_sandbox - what the script tried past its capabilities. */
-static void print_sandbox(FILE *out, const struct pc_sandbox_obs *s)
+static void print_sandbox(FILE *out, const struct pc_confine_obs *s)
 {
 	if (s->trace_error)
 		fprintf(out, "sandbox  incomplete: %s\n", s->trace_error);
@@ -315,7 +357,10 @@ static void print_x(FILE *out, const struct pc_exchange *x)
 		fprintf(out, " %s", x->argv.v[i]);
 	fputc('\n', out);
 	pc_fire_show(out, "stdin", &x->stdin_json);
-	if (!x->spawned) {
+	if (x->swapped) {
+		fprintf(out, "refused  the script is now a symlink to '%s', outside the plugin directory: the host (which checks the path only at load, R2.9) would run that file; plugcheck did not\n",
+			x->swapped);
+	} else if (!x->spawned) {
 		fputs("(not spawned: the input is over the 1 MiB cap)\n", out);
 	} else {
 		pc_fire_show(out, "stdout", &p->out);
@@ -329,6 +374,8 @@ static void print_x(FILE *out, const struct pc_exchange *x)
 			pc_proc_outcome_name(p->outcome),
 			p->has_status ? pc_buf_cstr(&st) : "no status",
 			(long long)p->wall_ms, p->leftover_processes);
+		if (p->pid > 0)
+			pc_fire_print_sigs(out, &p->sigs);
 	}
 	if (x->sandbox.active)
 		print_sandbox(out, &x->sandbox);

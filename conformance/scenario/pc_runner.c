@@ -16,31 +16,29 @@
 #include "pc_pool.h"
 #include "pc_registry.h"
 #include "pc_runner_impl.h"
+#include "pc_sandbox.h"
 #include "pc_serde.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
 /* ---- steps ---- */
 
+/* write_files - a `write` step or the host's `files`: beneath the
+ * workspace, never through a symlink a plugin planted there, never into
+ * a FIFO (pc_fs_beneath_write; issue 21). */
 static int write_files(struct run *r, const cJSON *files)
 {
 	struct pc_err err = PC_ERR_INIT;
 
 	for (const cJSON *k = files ? files->child : NULL; k; k = k->next) {
-		char *p = pc_fs_join(r->ws, k->string), *slash, *text;
-		int rc = 0;
+		char *text = pc__run_render(r, k->valuestring);
+		int rc = -1;
 
-		slash = strrchr(p, '/');
-		*slash = 0;
-		rc = pc_fs_mkdir_p(p, &err);
-		*slash = '/';
-		if (!rc && (text = pc__run_render(r, k->valuestring))) {
-			rc = pc_fs_write(p, text, strlen(text), &err);
-			free(text);
-		} else if (!rc) {
-			rc = -1;
-		}
-		free(p);
+		if (text)
+			rc = pc_fs_beneath_write(r->ws, k->string, text,
+						 strlen(text), PC_FS_MKDIRS,
+						 &err);
+		free(text);
 		if (rc) {
 			if (err.code)
 				pc_buf_addf(&r->msg, "cannot write '%s': %s",
@@ -157,7 +155,7 @@ static bool run_fire(struct run *r, const struct pc_step *s, cJSON **doc_out)
 			       r->nsession++);
 	pc_host_init(&h, r->env.v, r->ws, session);
 	pc_host_set_cwd(&h, r->ws);
-	h.sandbox = r->o->sandbox;
+	h.confine = r->o->sandbox ? &r->o->sandbox->confine : NULL;
 	free(session);
 	if (pc_fire_exchange(&h, p, &pt, &in, &f, &err) == 0) {
 		doc = pc_fire_json(&f);
@@ -214,7 +212,7 @@ static bool turn_setup(struct run *r)
 			       r->nsession++);
 	pc_host_init(&r->host, r->env.v, r->ws, session);
 	pc_host_set_cwd(&r->host, r->ws); /* R5.4, as in fire steps */
-	r->host.sandbox = r->o->sandbox;
+	r->host.confine = r->o->sandbox ? &r->o->sandbox->confine : NULL;
 	free(session);
 	r->turn_up = true;
 	return true;
@@ -444,6 +442,8 @@ bool pc__run_step(struct run *r, const struct pc_step *s, cJSON **doc)
 
 	*doc = NULL;
 	pc_buf_reset(&r->msg);
+	r->step = s;
+	r->expanded = 0;
 	if (s->kind == PC_STEP_WRITE)
 		return write_files(r, s->files) == 0;
 	if (s->kind == PC_STEP_FILES)
@@ -463,6 +463,8 @@ bool pc__run_step(struct run *r, const struct pc_step *s, cJSON **doc)
 
 int pc__run_seed(struct run *r)
 {
+	r->step = NULL;
+	r->expanded = 0;
 	return write_files(r, r->file->host.files);
 }
 

@@ -16,8 +16,24 @@
 
 /* ---- templates ---- */
 
-/* `s` with every {{ vars.NAME }} replaced; NULL (message in r->msg) when
- * a variable is undefined. */
+/* too_big - the located error of a template bomb (issue 21): the step's
+ * templates would expand past PC_SCENARIO_MAX_EXPAND bytes. */
+static char *too_big(struct run *r, struct pc_buf *b, const char *name)
+{
+	pc_buf_addf(&r->msg,
+		    "%s:%zu:%zu: the templates of this step expand past %zu bytes%s%s%s (a saved value used again and again grows without bound); fix: save a smaller part of the document",
+		    r->file->path, r->step ? r->step->line : 1,
+		    r->step ? r->step->col : 1, PC_SCENARIO_MAX_EXPAND,
+		    name ? " at {{ vars." : "", name ? name : "",
+		    name ? " }}" : "");
+	pc_buf_release(b);
+	return NULL;
+}
+
+/* `s` with every {{ vars.NAME }} replaced (a value is inserted as it is,
+ * never expanded again, so expansion has no depth); NULL (message in
+ * r->msg) when a variable is undefined or the step's expansions pass
+ * PC_SCENARIO_MAX_EXPAND bytes. */
 char *pc__run_render(struct run *r, const char *s)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
@@ -26,8 +42,9 @@ char *pc__run_render(struct run *r, const char *s)
 	while ((open = strstr(p, "{{"))) {
 		const char *q = open + 2, *close = strstr(q, "}}");
 		const cJSON *v;
-		char *name;
+		char *name, *t;
 		size_t n;
+		bool big;
 
 		if (!close)
 			break;
@@ -51,18 +68,25 @@ char *pc__run_render(struct run *r, const char *s)
 			pc_buf_release(&b);
 			return NULL;
 		}
-		free(name);
-		if (cJSON_IsString(v)) {
-			pc_buf_adds(&b, v->valuestring);
-		} else {
-			char *t = cJSON_PrintUnformatted(v);
-
+		t = cJSON_IsString(v) ? pc_xstrdup(v->valuestring)
+				      : cJSON_PrintUnformatted(v);
+		big = !t || r->expanded + b.len + strlen(t) >
+				    PC_SCENARIO_MAX_EXPAND;
+		if (!big)
 			pc_buf_adds(&b, t);
-			free(t);
+		free(t);
+		if (big) {
+			too_big(r, &b, name);
+			free(name);
+			return NULL;
 		}
+		free(name);
 		p = close + 2;
 	}
+	if (r->expanded + b.len + strlen(p) > PC_SCENARIO_MAX_EXPAND)
+		return too_big(r, &b, NULL);
 	pc_buf_adds(&b, p);
+	r->expanded += b.len;
 	return pc_buf_detach(&b, NULL);
 }
 
@@ -205,12 +229,16 @@ static void record_update(struct run *r, const struct pc_expect *e,
 	cJSON_AddItemToArray(r->updates, u);
 }
 
+/* check_file - a `files` expectation, looked at beneath the workspace
+ * without following a symlink a plugin planted, and read only when it is
+ * a regular file (a FIFO there must not hang the run; issue 21). */
 static bool check_file(struct run *r, const struct pc_expect *e)
 {
-	char *p = pc_fs_join(r->ws, e->path);
 	struct pc_buf b = PC_BUF_INIT(FILE_CHECK_MAX);
+	struct pc_err err = PC_ERR_INIT;
 	struct stat st;
-	bool exists = lstat(p, &st) == 0, ok = true;
+	bool exists = pc_fs_beneath_lstat(r->ws, e->path, &st, NULL) == 0;
+	bool ok = true;
 	cJSON *got = NULL;
 	char *want;
 
@@ -224,8 +252,12 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 			r->msg.len ? "\n    " : "", e->label, e->line);
 		ok = false;
 	} else if (e->file_state == PC_FILE_CONTENT) {
-		if (pc_fs_read_capped(p, &b, NULL) == 0)
+		if (pc_fs_beneath_read(r->ws, e->path, &b, &err) == 0)
 			got = cJSON_CreateString(b.data ? b.data : "");
+		else if (exists && err.code)
+			pc_buf_addf(&r->msg, "%sexpect.%s (line %zu): %s",
+				    r->msg.len ? "\n    " : "", e->label,
+				    e->line, err.msg);
 		if (e->re)
 			ok = got && pc_match_test(e->re, b.data, b.len);
 		else
@@ -240,7 +272,6 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 	}
 	cJSON_Delete(got);
 	pc_buf_release(&b);
-	free(p);
 	return ok;
 }
 

@@ -33,10 +33,16 @@ struct run {
 	struct pc_turn turn;
 	struct pc_plugin **plugins;
 	size_t nplugins;
+	/* the step being run (NULL for the host's files) and the bytes its
+	 * templates expanded to so far (PC_SCENARIO_MAX_EXPAND) */
+	const struct pc_step *step;
+	size_t expanded;
 };
 
 /* `s` with every {{ vars.NAME }} replaced (a new string); NULL, with the
- * message in r->msg, when a variable is undefined. */
+ * message in r->msg, when a variable is undefined or the step's
+ * templates expand past PC_SCENARIO_MAX_EXPAND bytes (a located
+ * FILE:LINE:COL error). */
 char *pc__run_render(struct run *r, const char *s);
 /* A copy of `v` with templates rendered in every string; NULL on error. */
 cJSON *pc__run_render_json(struct run *r, const cJSON *v);

@@ -33,6 +33,10 @@
 /* At most this many YAML nodes, and this nesting depth, per file. */
 #define PC_SCENARIO_MAX_NODES 100000
 #define PC_SCENARIO_MAX_DEPTH 64
+/* The {{ vars.NAME }} templates of one step expand to at most this many
+ * bytes together (a saved value used twice per step doubles each step: a
+ * template bomb); past it the step fails with a FILE:LINE:COL error. */
+#define PC_SCENARIO_MAX_EXPAND ((size_t)16 << 20)
 /* The only format version this plugcheck reads (`plugcheck: 1`). */
 #define PC_SCENARIO_VERSION 1
 

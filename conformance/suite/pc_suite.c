@@ -1,5 +1,6 @@
 /* pc_suite.c - orchestration of `plugcheck check`: loads, static cases,
  * the firing units, and the case helpers every unit uses. */
+#include "pc_sandbox.h"
 #include "pc_suite.h"
 
 #include <errno.h>
@@ -132,7 +133,7 @@ void pc__suite_host(struct pc__suite *s, struct pc_host *h)
 {
 	pc_host_init(h, s->env.v, s->ws, s->session);
 	pc_host_set_cwd(h, s->ws);
-	h->sandbox = s->o->sandbox;
+	h->confine = s->o->sandbox ? &s->o->sandbox->confine : NULL;
 }
 
 void pc__suite_fire(struct pc__suite *s, const struct pc_fire_point *pt,
@@ -174,6 +175,11 @@ void pc__suite_sandbox(struct pc__suite *s, size_t c, const char *where,
 					    &x->sandbox.ws_writes,
 					    &x->sandbox.out_writes };
 
+	if (x->swapped)
+		pc__suite_find(s, c, "PC-SCRIPT-005", where,
+			       "the script '%s' had been replaced by a symlink to '%s', outside the plugin directory, when the host ran it: the host checks the path only at load (R2.9) and would run that file; plugcheck did not",
+			       x->argv.nr ? x->argv.v[x->argv.nr - 1] : "",
+			       x->swapped);
 	for (size_t i = 0; i < 3; i++) {
 		char *list;
 

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,9 @@
 int pc_fs_read_capped(const char *path, struct pc_buf *out, struct pc_err *err)
 {
 	char chunk[16384];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO nobody writes must not hang the open (issue 21); reads
+	 * then block as usual, which ends at once without a writer (EOF) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0) {
 		int e = errno;
@@ -25,6 +26,7 @@ int pc_fs_read_capped(const char *path, struct pc_buf *out, struct pc_err *err)
 		return pc_err_set_errno(err, e == ENOENT ? PC_ENOENT : PC_EIO,
 					e, "cannot open '%s'", path);
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
@@ -169,6 +171,18 @@ char *pc_fs_absolute(const char *p)
 	return pc_buf_detach(&out, NULL);
 }
 
+bool pc_fs_is_under(const char *path, const char *dir)
+{
+	char *a = pc_fs_absolute(path), *b = pc_fs_absolute(dir);
+	size_t n = strlen(b);
+	bool in = !strncmp(a, b, n) &&
+		  (a[n] == '\0' || a[n] == '/' || (n == 1 && b[0] == '/'));
+
+	free(a);
+	free(b);
+	return in;
+}
+
 int pc_fs_mkdir_p(const char *path, struct pc_err *err)
 {
 	char *copy = pc_xstrdup(path);
@@ -191,23 +205,6 @@ int pc_fs_mkdir_p(const char *path, struct pc_err *err)
 		return pc_err_set_errno(err, PC_EIO, errno,
 					"cannot create '%s'", path);
 	return 0;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(p);
-	else
-		unlink(p);
-	return 0;
-}
-
-int pc_fs_rm_rf(const char *path)
-{
-	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0 ? PC_EIO : 0;
 }
 
 bool pc_fs_is_dir(const char *path)

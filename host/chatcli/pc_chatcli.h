@@ -48,6 +48,7 @@
 
 #include "pc_buf.h"
 #include "pc_err.h"
+#include "pc_proc.h"
 #include "pc_strvec.h"
 
 /* O1: the host's truncation cap and kept head/tail, in bytes. */
@@ -265,6 +266,8 @@ struct pc_chatcli_call {
 	bool stdin_read_eof;	/* informational: stdin was /dev/null (X2) */
 	int leftover_processes; /* killed by plugcheck afterwards */
 	size_t stderr_bytes;	/* bytes that came on stderr */
+	struct pc_proc_sigs sigs; /* the signal state the plugin started
+				     with (Go's os/exec, issue 18) */
 };
 
 #define PC_CHATCLI_CALL_INIT \

@@ -251,6 +251,7 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 			   .ctx = o->line_ctx };
 	size_t max = o->output_max ? o->output_max : DEFAULT_OUTPUT_MAX;
 	struct pc_proc_result r = PC_PROC_RESULT_INIT(max, max);
+	struct pc_proc_sigs sigs;
 	int rc;
 
 	pc_strvec_push(&po.argv, o->path);
@@ -267,8 +268,11 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 	po.flags = PC_PROC_STDIN_DEVNULL | PC_PROC_DRAIN_AFTER_KILL;
 	po.on_output = on_chunk;
 	po.output_ctx = &m;
+	pc_proc_sigs_chatcli(&sigs); /* what Go's os/exec passes on */
+	po.sigs = &sigs;
 	rc = pc_proc_run(&po, &r, err);
 	if (!rc) {
+		c->sigs = r.sigs;
 		c->timed_out = r.outcome == PC_PROC_TIMEOUT;
 		c->capped = r.drain_capped;
 		c->duration_ms = r.wall_ms;
@@ -307,6 +311,7 @@ static int run_flag(const char *path, const char *flag,
 	struct pc_proc_opts po = PC_PROC_OPTS_INIT;
 	struct pc_proc_result r =
 		PC_PROC_RESULT_INIT(DEFAULT_OUTPUT_MAX, DEFAULT_OUTPUT_MAX);
+	struct pc_proc_sigs sigs;
 	int rc;
 
 	pc_strvec_push(&po.argv, path);
@@ -316,6 +321,8 @@ static int run_flag(const char *path, const char *flag,
 	po.timeout_ms = timeout_ms;
 	po.stdout_max = po.stderr_max = DEFAULT_OUTPUT_MAX;
 	po.flags = PC_PROC_STDIN_DEVNULL;
+	pc_proc_sigs_chatcli(&sigs);
+	po.sigs = &sigs;
 	rc = pc_proc_run(&po, &r, err);
 	*go_err = NULL;
 	if (!rc) {

@@ -125,7 +125,7 @@ static int digest_file(const char *path, unsigned char d[32], int *errnum)
 {
 	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
 	struct pc_err e = PC_ERR_INIT;
-	int rc = pc_fs_read_capped(path, &b, &e);
+	int rc = pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, &e);
 
 	if (!rc)
 		crypto_hash_sha256(
@@ -186,8 +186,10 @@ static bool parse_pub(const char *text, unsigned char pk[32])
 }
 
 /* load_keys - every usable DIR/ *.pub (G4); returns how many, keys in *v
- * (32 bytes each, caller frees). */
-static size_t load_keys(const char *dir, unsigned char **v)
+ * (32 bytes each, caller frees). A key file the host's os.ReadFile would
+ * block on (a FIFO) is read under plugcheck's deadline; *blocked (when
+ * not NULL; new string) then gets the message naming the first one. */
+static size_t load_keys(const char *dir, unsigned char **v, char **blocked)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *de;
@@ -198,13 +200,20 @@ static size_t load_keys(const char *dir, unsigned char **v)
 		size_t len = strlen(de->d_name);
 		char *path;
 		struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+		struct pc_err e = PC_ERR_INIT;
+		int rc = -1;
 
 		if (len < 4 || strcmp(de->d_name + len - 4, ".pub"))
 			continue;
 		path = pc_fs_join(dir, de->d_name);
 		*v = pc_xreallocarray(*v, n + 1, 32);
-		if (!pc_fs_is_dir(path) && !pc_fs_read_capped(path, &b, NULL) &&
-		    parse_pub(b.data ? b.data : "", *v + 32 * n))
+		if (!pc_fs_is_dir(path))
+			rc = pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, &e);
+		if (rc == PC_ETIMEDOUT && blocked && !*blocked)
+			*blocked = pc_xasprintf(
+				"trusted key %s: the host never gets past loading its trusted keys",
+				e.msg);
+		if (!rc && parse_pub(b.data ? b.data : "", *v + 32 * n))
 			n++;
 		pc_buf_release(&b);
 		free(path);
@@ -273,12 +282,28 @@ int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
 	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
 	struct pc_err e = PC_ERR_INIT;
 	unsigned char sig[64], d[32], *keys = NULL;
+	char *blocked = NULL;
 	size_t nk = 0;
 	int rc, errnum;
 
 	ensure_sodium();
 	*error = NULL;
-	rc = pc_fs_read_capped(sig_path, &b, &e);
+	nk = load_keys(keys_dir, &keys, &blocked); /* the host reads them first */
+	free(keys);
+	keys = NULL;
+	if (blocked) {
+		rc = refuse(error, blocked);
+		goto out;
+	}
+	rc = pc_fs_read_stream(sig_path, &b, PC_FS_STREAM_MS, &e);
+	if (rc == PC_ETIMEDOUT) {
+		/* os.ReadFile of a FIFO: the host blocks until a writer
+		 * closes it, without a deadline */
+		rc = refuse(error,
+			    pc_xasprintf("failed to read signature file: %s (the host never gets past loading this plugin)",
+					 e.msg));
+		goto out;
+	}
 	if (rc == PC_ENOENT) {
 		rc = allow_unsigned
 			     ? 0
@@ -310,7 +335,7 @@ int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
 		free(oe);
 		goto out;
 	}
-	nk = load_keys(keys_dir, &keys);
+	nk = load_keys(keys_dir, &keys, NULL);
 	if (!nk) {
 		rc = allow_unsigned
 			     ? 0
@@ -330,8 +355,8 @@ int pc_chatcli_sig_verify(const char *path, const char *keys_dir,
 out:
 	free(keys);
 	keys = NULL;
-	if (nkeys && !nk) /* the early exits did not load them */
-		nk = load_keys(keys_dir, &keys);
+	if (nkeys && !nk && !blocked) /* the early exits did not load them */
+		nk = load_keys(keys_dir, &keys, NULL);
 	if (nkeys)
 		*nkeys = nk;
 	free(keys);
@@ -425,7 +450,7 @@ static int read_seed(const char *key_path, unsigned char seed[32],
 {
 	struct pc_buf b = PC_BUF_INIT(1 << 20), der = PC_BUF_INIT(1 << 20);
 	char type[64];
-	int rc = pc_fs_read_capped(key_path, &b, err);
+	int rc = pc_fs_read_stream(key_path, &b, PC_FS_STREAM_MS, err);
 
 	if (!rc && (!pem_block(b.data ? b.data : "", type, &der) ||
 		    strcmp(type, "PRIVATE KEY") ||
@@ -607,7 +632,7 @@ int pc_chatcli_trust(const char *pub_path, const char *keys_dir,
 	char *def = NULL, *dot, *pem, *file, *dest;
 	const char *base =
 		strrchr(pub_path, '/') ? strrchr(pub_path, '/') + 1 : pub_path;
-	int rc = pc_fs_read_capped(pub_path, &b, err);
+	int rc = pc_fs_read_stream(pub_path, &b, PC_FS_STREAM_MS, err);
 
 	if (rc)
 		return rc;

@@ -57,6 +57,15 @@ CASES = {
     "memory-never-exits": (["PC-MEM-001"], []),
     "oauth-never-exits": (["PC-OAUTH-001"], []),
     "script-is-dir": (["PC-SCRIPT-001", "PC-HOOK-010"], []),
+    # issue 21: what plugcheck itself must survive (test_hostile_escapes.py
+    # adds the checks that need a terminal, another user or --sandbox)
+    "swaps-script": (["PC-SCRIPT-005"], []),
+    "chmods-dirs": ([], ["PC-HOOK-010"]),
+    "deep-chain": ([], ["PC-HOOK-010"]),
+    "fifo-prompt": (["PC-CMD-011"], []),
+    "template-bomb": ([], ["PC-HOOK-010"]),
+    "workspace-traps": ([], ["PC-HOOK-010"]),
+    "tty-thief": ([], ["PC-HOOK-010"]),
 }
 
 # Plugins the host refuses to load: PC-LOAD-001 and nothing is run.

@@ -252,8 +252,9 @@ def test_write_errors_are_loud(ctx):
     fifo = os.path.join(ctx.tmp, "fifo")
     os.mkfifo(fifo)
     code, out, err = ctx.run("run", scn, "--output", fifo, timeout=30)
-    eq((code, err), (2, "plugcheck: cannot write --output '%s': it is a FIFO with no reader "
-                        "(give a regular file)\n" % fifo))
+    eq((code, err), (2, "plugcheck: cannot write --output '%s': it is a FIFO that no process "
+                        "reads, so writing the report would block; fix: name a regular file, or "
+                        "start its reader first\n" % fifo))
 
 
 def test_usage_errors_are_one_line(ctx):

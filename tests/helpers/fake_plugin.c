@@ -56,6 +56,9 @@
  *                           one per line, up to pid 1: what a plugin finds
  *                           by walking up /proc/PID/stat
  *   sigstate                print SigBlk and SigIgn from /proc/self/status
+ *   session                 print "pid=P pgid=G sid=S tty=E": getpgrp(),
+ *                           getsid(0) and the errno of opening /dev/tty
+ *                           (0 when it opened)
  *
  * Unknown behaviours exit 2.
  */
@@ -340,6 +343,19 @@ static int sigstate(void)
 	return 0;
 }
 
+static int session(void)
+{
+	char buf[160];
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int e = fd < 0 ? errno : 0;
+
+	if (fd >= 0)
+		close(fd);
+	snprintf(buf, sizeof(buf), "pid=%d pgid=%d sid=%d tty=%d\n",
+		 (int)getpid(), (int)getpgrp(), (int)getsid(0), e);
+	return say(1, buf);
+}
+
 static int print_bytes(const char *arg)
 {
 	return repeat_byte(1, 'a', size_arg(arg));
@@ -596,6 +612,7 @@ static const struct behaviour {
 	{ "kill-parent", NULL, kill_parent },
 	{ "stop-parent", stop_parent, NULL },
 	{ "ancestors", ancestors, NULL },
+	{ "session", session, NULL },
 	{ "print-bytes", NULL, print_bytes },
 	{ "print-stderr-bytes", NULL, print_stderr_bytes },
 	{ "write-before-read", NULL, write_before_read },

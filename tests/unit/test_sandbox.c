@@ -25,7 +25,7 @@
 #include "pc_sandbox.h"
 #include "pc_xalloc.h"
 
-static const struct pc_sandbox_spec spec = {
+static const struct pc_confine_spec spec = {
 	.workspace = "/ws",
 	.plugin_dir = "/plug",
 	.home = "/h/home",
@@ -40,7 +40,7 @@ static const char setup[] =
 	"101 mkdir(\"/newroot/etc\", 0755) = -1 EROFS (Read-only file system)\n"
 	"101 execve(\"/plug/h\", [\"/plug/h\"], 0x7ff /* 4 vars */) = 0\n";
 
-static void parse(const char *body, struct pc_sandbox_obs *obs)
+static void parse(const char *body, struct pc_confine_obs *obs)
 {
 	char *text = pc_xasprintf("%s%s", setup, body);
 
@@ -60,7 +60,7 @@ static void assert_list(const struct pc_strvec *v, const char *const *want,
  * and sendmsg; local sockets and bubblewrap's own setup are not counted. */
 static void sandbox_parse_network(void **state)
 {
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 	static const char *const want[] = { "127.0.0.1:9", "[2001:db8::1]:443",
 					    "10.0.0.2:53", "192.0.2.7:80" };
 
@@ -79,14 +79,14 @@ static void sandbox_parse_network(void **state)
 	assert_int_equal(obs.ws_writes.nr, 0);
 	assert_int_equal(obs.out_writes.nr, 0);
 	assert_int_equal(obs.term_signal, 0);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 }
 
 /* With access_network declared a connection is no attempt past it. */
 static void sandbox_parse_network_when_declared(void **state)
 {
-	struct pc_sandbox_spec sp = spec;
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_spec sp = spec;
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 	char *text = pc_xasprintf("%s%s", setup,
 				  "101 connect(3, {sa_family=AF_INET, sin_port=htons(9), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = -1 ECONNREFUSED (Connection refused)\n");
 
@@ -95,14 +95,14 @@ static void sandbox_parse_network_when_declared(void **state)
 	pc_sandbox_parse(text, strlen(text), &sp, 100, &obs);
 	assert_int_equal(obs.net.nr, 0);
 	free(text);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 }
 
 /* Writes the sandbox refused (EROFS), resolved against the fd argument
  * strace -y prints, or the working directory; split by the workspace. */
 static void sandbox_parse_writes(void **state)
 {
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 	static const char *const ws[] = { "/ws/a.txt", "/ws/sub" };
 	static const char *const out[] = { "/h/escaped", "/etc/x", "/plug/b",
 					   "/cwd/rel", "/plug/y" };
@@ -126,7 +126,7 @@ static void sandbox_parse_writes(void **state)
 	assert_list(&obs.ws_writes, ws, 2);
 	assert_list(&obs.out_writes, out, 5);
 	assert_int_equal(obs.net.nr, 0);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 }
 
 /* strace prints non-ASCII and control bytes of paths as escapes (seen:
@@ -135,7 +135,7 @@ static void sandbox_parse_writes(void **state)
  * would count as "outside" (a review of the change found it). */
 static void sandbox_parse_decodes_escapes(void **state)
 {
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 	static const char *const ws[] = { "/ws/caf\xc3\xa9/d\xc3\xa9j\xc3\xa0\n.txt",
 					  "/ws/A\t\"q\"\\" };
 	static const char *const out[] = { "/etc/caf\xc3\xa9" };
@@ -147,27 +147,27 @@ static void sandbox_parse_decodes_escapes(void **state)
 	      &obs);
 	assert_list(&obs.ws_writes, ws, 2);
 	assert_list(&obs.out_writes, out, 1);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 }
 
-/* Each list keeps at most PC_SANDBOX_MAX_OBS entries: N-1, N, N+1. */
+/* Each list keeps at most PC_CONFINE_MAX_OBS entries: N-1, N, N+1. */
 static void sandbox_parse_caps_the_lists(void **state)
 {
 	(void)state;
-	for (int n = PC_SANDBOX_MAX_OBS - 1; n <= PC_SANDBOX_MAX_OBS + 1; n++) {
-		struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	for (int n = PC_CONFINE_MAX_OBS - 1; n <= PC_CONFINE_MAX_OBS + 1; n++) {
+		struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
 		for (int i = 0; i < n; i++)
 			pc_buf_addf(&b, "101 connect(3, {sa_family=AF_INET, sin_port=htons(%d), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = -1 ECONNREFUSED (Connection refused)\n",
 				    i + 1);
 		parse(pc_buf_cstr(&b), &obs);
-		assert_int_equal(obs.net.nr, n < PC_SANDBOX_MAX_OBS
+		assert_int_equal(obs.net.nr, n < PC_CONFINE_MAX_OBS
 						     ? (size_t)n
-						     : (size_t)PC_SANDBOX_MAX_OBS);
+						     : (size_t)PC_CONFINE_MAX_OBS);
 		assert_string_equal(obs.net.v[0], "127.0.0.1:1");
 		pc_buf_release(&b);
-		pc_sandbox_obs_release(&obs);
+		pc_confine_obs_release(&obs);
 	}
 }
 
@@ -175,7 +175,7 @@ static void sandbox_parse_caps_the_lists(void **state)
  * exit 128 + N; other processes' deaths do not count. */
 static void sandbox_parse_signal(void **state)
 {
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 
 	(void)state;
 	parse("102 +++ killed by SIGKILL +++\n"
@@ -183,11 +183,11 @@ static void sandbox_parse_signal(void **state)
 	      &obs);
 	assert_int_equal(obs.term_signal, 11);
 	assert_true(obs.core_dumped);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 	parse("102 +++ killed by SIGTERM +++\n101 +++ exited with 3 +++\n",
 	      &obs);
 	assert_int_equal(obs.term_signal, 0);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 }
 
 /* Never a silent unsandboxed run: a missing tool is an error that names
@@ -222,9 +222,9 @@ static void sandbox_wrap_follows_the_capabilities(void **state)
 	struct pc_sandbox sb = { .bwrap = (char *)"/usr/bin/bwrap",
 				 .strace = (char *)"/usr/bin/strace",
 				 .dir = dir, .tmp = tmp };
-	struct pc_sandbox_spec sp = { .workspace = ws, .plugin_dir = dir,
+	struct pc_confine_spec sp = { .workspace = ws, .plugin_dir = dir,
 				      .home = home, .tmpdir = "/", .cwd = ws };
-	struct pc_sandbox_spec sp2 = { .plugin_dir = "/usr", .tmpdir = "/tmp",
+	struct pc_confine_spec sp2 = { .plugin_dir = "/usr", .tmpdir = "/tmp",
 				       .cwd = ws, .network = true };
 	struct pc_strvec w2 = PC_STRVEC_INIT;
 	struct pc_buf want = PC_BUF_INIT(PC_BUF_NOCAP);
@@ -242,17 +242,26 @@ static void sandbox_wrap_follows_the_capabilities(void **state)
 		sp.write_workspace = caps & 2;
 		pc_sandbox_wrap(&sb, &sp, &w);
 		assert_string_equal(w.v[0], "/usr/bin/strace");
-		assert_string_equal(w.v[w.nr - 1], "--");
+		/* bubblewrap's reaper gets /dev/null, the command the pipes
+		 * back (pc_sandbox_wrap) */
+		assert_string_equal(w.v[w.nr - 5], "--");
+		assert_string_equal(w.v[w.nr - 4], "/bin/sh");
+		assert_string_equal(w.v[w.nr - 3], "-c");
+		assert_non_null(strstr(w.v[w.nr - 2], "exec 0<&3 1>&4 2>&5"));
+		assert_string_equal(w.v[w.nr - 1], "sh");
 		while (strcmp(w.v[i], "/usr/bin/bwrap"))
 			i++;
-		for (; i < w.nr; i++)
+		assert_string_equal(w.v[i - 4], "/bin/sh");
+		assert_non_null(strstr(w.v[i - 2], "exec 3<&0 4>&1 5>&2"));
+		for (; i < w.nr - 4; i++)
 			pc_buf_addf(&got, "%s ", w.v[i]);
 		pc_buf_reset(&want);
-		/* sorted by length, parents first: the plugin dir (ro),
+		/* a PID namespace with its own /proc (issue 21); binds
+		 * sorted by length, parents first: the plugin dir (ro),
 		 * HOME's parent (ro), the workspace, HOME (rw); the working
 		 * directory (the workspace) is shown already */
 		pc_buf_addf(&want,
-			    "/usr/bin/bwrap --die-with-parent --unshare-ipc %s--ro-bind / / --dev /dev --tmpfs /tmp "
+			    "/usr/bin/bwrap --unshare-pid --unshare-ipc %s--ro-bind / / --proc /proc --dev /dev --tmpfs /tmp "
 			    "--ro-bind %s %s --ro-bind %s %s %s %s %s --bind %s %s --chdir %s -- ",
 			    sp.network ? "" : "--unshare-net ", dir, dir, run, run,
 			    sp.write_workspace ? "--bind" : "--ro-bind", ws, ws,
@@ -453,8 +462,8 @@ static void observe_says_when_the_trace_is_incomplete(void **state)
 {
 	char *dir = pc_fs_mkdtemp("test-sbx-obs"), *log;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
-	struct pc_sandbox_spec sp = { .workspace = "/nonexistent-ws" };
-	struct pc_sandbox_obs obs = PC_SANDBOX_OBS_INIT;
+	struct pc_confine_spec sp = { .workspace = "/nonexistent-ws" };
+	struct pc_confine_obs obs = PC_CONFINE_OBS_INIT;
 	struct pc_proc_result r;
 	struct pc_err err = PC_ERR_INIT;
 	FILE *f;
@@ -469,7 +478,7 @@ static void observe_says_when_the_trace_is_incomplete(void **state)
 	assert_non_null(obs.trace_error);
 	assert_non_null(strstr(obs.trace_error,
 			       "the sandbox trace could not be read ("));
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 
 	/* 16 MiB + 1 bytes: the start is parsed, the rest said to be lost */
 	log = pc_xasprintf("%s/trace-%d", dir, (int)getpid());
@@ -481,14 +490,14 @@ static void observe_says_when_the_trace_is_incomplete(void **state)
 	assert_int_equal(pc_sandbox_observe(&sb, &sp, 1, &r, &obs, NULL), 0);
 	assert_string_equal(obs.trace_error,
 			    "the sandbox trace is over 16777216 bytes: only its start was read, so later attempts are not reported");
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 
 	/* exactly 16 MiB: whole, no trace_error */
 	assert_int_equal(truncate(log, 16u << 20), 0);
 	assert_int_equal(pc_sandbox_observe(&sb, &sp, 1, &r, &obs, NULL), 0);
 	assert_true(obs.active);
 	assert_null(obs.trace_error);
-	pc_sandbox_obs_release(&obs);
+	pc_confine_obs_release(&obs);
 	pc_fs_rm_rf(dir);
 	free(log);
 	free(dir);

@@ -12,7 +12,9 @@
  *     (the same path, showing the sandbox's own private directory), a
  *     private /tmp, a minimal private /dev, and the workspace when
  *     `write_workspace` is declared (read-only otherwise);
- *   - the plugin directory read-only.
+ *   - the plugin directory read-only;
+ *   - a PID namespace with its own /proc: the plugin can neither see nor
+ *     signal plugcheck or anything else outside (issue 21).
  * Each run is traced from outside the sandbox by strace (-D, so the tracer
  * is no ancestor of the plugin and the process tree stays the host's):
  * connect/sendto/sendmsg with an AF_INET or AF_INET6 address are network
@@ -24,8 +26,11 @@
  *   1. struct pc_sandbox sb = PC_SANDBOX_INIT;
  *      pc_sandbox_open(&sb, envp, &err)  - finds bwrap and strace, proves
  *      they work here, makes the private directory;
- *   2. per run: pc_sandbox_wrap() for pc_proc_opts.wrap, pc_proc_run(),
- *      then pc_sandbox_observe() on the result;
+ *   2. hand &sb.confine to the host (pc_host.confine): per run it calls
+ *      pc_confine_run(), i.e. pc_sandbox_wrap() for pc_proc_opts.wrap,
+ *      pc_proc_run(), then pc_sandbox_observe() on the result (the
+ *      functions below are that interface's implementation, and usable
+ *      directly);
  *   3. pc_sandbox_release(&sb).
  * Runs in one process must not overlap (one trace log per process, so
  * forked workers may share `sb`). Nothing here prints or exits.
@@ -37,6 +42,7 @@
 #include <stddef.h>
 
 #include "pc_buf.h"
+#include "pc_confine.h"
 #include "pc_err.h"
 #include "pc_proc.h"
 #include "pc_strvec.h"
@@ -47,44 +53,13 @@ struct pc_sandbox {
 	char *dir;    /* private directory: the trace logs, trace-<pid>
 			 (pc_runner's worker processes share `sb`) */
 	char *tmp;    /* dir/tmp: what the plugin sees at $TMPDIR */
+	/* what the host is given (pc_host.confine): pc_sandbox_wrap and
+	 * pc_sandbox_observe behind pc_confine.h, ctx = this struct, so an
+	 * opened sandbox must not be copied or moved */
+	struct pc_confine confine;
 };
 
-#define PC_SANDBOX_INIT { NULL, NULL, NULL, NULL }
-
-/* What one run may do and where it runs. All borrowed. */
-struct pc_sandbox_spec {
-	const char *workspace;	/* writable only with write_workspace */
-	const char *plugin_dir; /* read-only */
-	const char *home;	/* $HOME of the plugin's env, or NULL */
-	const char *tmpdir;	/* $TMPDIR of the plugin's env, or NULL */
-	const char *cwd;	/* the plugin's working directory */
-	bool network;		/* `access_network` is declared */
-	bool write_workspace;	/* `write_workspace` is declared */
-};
-
-/* What one run tried beyond its capabilities, deduplicated, each list
- * capped at PC_SANDBOX_MAX_OBS entries. */
-struct pc_sandbox_obs {
-	struct pc_strvec net;	     /* "127.0.0.1:9", "[2001:db8::1]:443" */
-	struct pc_strvec ws_writes;  /* workspace paths, without
-					write_workspace */
-	struct pc_strvec out_writes; /* paths outside the workspace and the
-					writable directories */
-	int term_signal;	     /* the plugin died by this signal; 0:
-					it exited, or unknown */
-	bool core_dumped;
-	bool active;		     /* the run was sandboxed (set by
-					pc_sandbox_observe) */
-	char *trace_error;	     /* NULL, or (owned) why the lists above
-					may miss what the run tried: the
-					trace could not be read, or only its
-					start was */
-};
-
-#define PC_SANDBOX_MAX_OBS 16
-
-#define PC_SANDBOX_OBS_INIT                                                    \
-	{ PC_STRVEC_INIT, PC_STRVEC_INIT, PC_STRVEC_INIT, 0, false, false, NULL }
+#define PC_SANDBOX_INIT { NULL, NULL, NULL, NULL, { NULL, NULL, NULL } }
 
 /* pc_sandbox_open - find bubblewrap ($PLUGCHECK_BWRAP, else `bwrap` on the
  * PATH in `envp`) and strace ($PLUGCHECK_STRACE, else `strace` on PATH),
@@ -100,11 +75,15 @@ int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
 /* pc_sandbox_release - remove the private directory, free everything. */
 void pc_sandbox_release(struct pc_sandbox *sb);
 
-/* pc_sandbox_wrap - append to `wrap` the argv prefix (strace, then
- * bwrap, ending with "--") that runs one plugin command under `sp`.
- * Paths that do not exist are left out. Truncates the trace log. */
+/* pc_sandbox_wrap - append to `wrap` the argv prefix that runs one plugin
+ * command under `sp`: strace, a shell that gives bubblewrap /dev/null
+ * and its messages file (so that bubblewrap's PID-1 reaper holds none of
+ * the plugin's pipes), bwrap ending with "--", and a shell that gives
+ * the command its pipes back before it execs it (docs/sandbox.md). Paths
+ * that do not exist are left out; `sp->more_ro` are bound read-only too.
+ * Truncates the trace log and the messages file. */
 void pc_sandbox_wrap(const struct pc_sandbox *sb,
-		     const struct pc_sandbox_spec *sp, struct pc_strvec *wrap);
+		     const struct pc_confine_spec *sp, struct pc_strvec *wrap);
 
 /* pc_sandbox_observe - read the trace log of the run whose direct child
  * was `monitor_pid` (pc_proc_result.pid) into `obs`, and restore in `r`
@@ -116,8 +95,8 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
  * story and callers must not present them as "nothing beyond". Returns 0
  * or the read error (err filled when not NULL). */
 int pc_sandbox_observe(const struct pc_sandbox *sb,
-		       const struct pc_sandbox_spec *sp, int monitor_pid,
-		       struct pc_proc_result *r, struct pc_sandbox_obs *obs,
+		       const struct pc_confine_spec *sp, int monitor_pid,
+		       struct pc_proc_result *r, struct pc_confine_obs *obs,
 		       struct pc_err *err);
 
 /* pc_sandbox_parse - the parser behind pc_sandbox_observe over `len`
@@ -125,11 +104,7 @@ int pc_sandbox_observe(const struct pc_sandbox *sb,
  * execve (the first execve by a pid other than `monitor_pid`) are
  * bubblewrap's setup and are skipped. */
 void pc_sandbox_parse(const char *text, size_t len,
-		      const struct pc_sandbox_spec *sp, int monitor_pid,
-		      struct pc_sandbox_obs *obs);
-
-/* pc_sandbox_obs_release - free what `obs` holds and reset it to
- * PC_SANDBOX_OBS_INIT. */
-void pc_sandbox_obs_release(struct pc_sandbox_obs *obs);
+		      const struct pc_confine_spec *sp, int monitor_pid,
+		      struct pc_confine_obs *obs);
 
 #endif

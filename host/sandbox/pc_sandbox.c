@@ -1,7 +1,6 @@
 /* pc_sandbox.c - bubblewrap + strace around plugin runs. See pc_sandbox.h
  * and docs/sandbox.md for why strace -D and not a seccomp supervisor. */
 #define _GNU_SOURCE
-#include "pc_manifest_impl.h"
 #include "pc_sandbox.h"
 
 #include <sys/stat.h>
@@ -88,16 +87,44 @@ static char *find_tool(const char *override, const char *name,
 	}
 }
 
+/* log_path - this process's trace log. */
+static char *log_path(const struct pc_sandbox *sb)
+{
+	return pc_xasprintf("%s/trace-%d", sb->dir, (int)getpid());
+}
+
+/* err_path - where bubblewrap's own messages go in this process's runs
+ * (its stderr cannot be the plugin's: see pc_sandbox_wrap). */
+static char *err_path(const struct pc_sandbox *sb)
+{
+	return pc_xasprintf("%s/bwrap-%d", sb->dir, (int)getpid());
+}
+
+/* The shells around bubblewrap. With a PID namespace bubblewrap keeps a
+ * reaper as its pid 1 that holds its own stdin, stdout and stderr for as
+ * long as anything lives in the namespace: were those the plugin's pipes,
+ * a daemon without any pipe would hold the call open (the host sees EOF
+ * once the plugin's own processes close them, R5.6). So the first shell
+ * moves the pipes to fds 3-5 and gives bubblewrap /dev/null (stderr: the
+ * message file, $0), and the second, run by bubblewrap as the command,
+ * puts them back on 0-2 and closes 3-5 before it execs the plugin. Both
+ * exec, so the pids stay those the host's would be. */
+static const char outer_sh[] =
+	"exec 3<&0 4>&1 5>&2 0</dev/null 1>/dev/null 2>>\"$0\"; exec \"$@\"";
+static const char inner_sh[] =
+	"exec 0<&3 1>&4 2>&5 3<&- 4>&- 5>&-; exec \"$@\"";
+
 /* probe - a traced trial sandbox like the real ones must exit 0. */
 static int probe(struct pc_sandbox *sb, struct pc_err *err)
 {
-	struct pc_sandbox_spec sp = { .workspace = sb->dir,
+	struct pc_confine_spec sp = { .workspace = sb->dir,
 				      .plugin_dir = sb->dir,
 				      .cwd = "/" };
 	struct pc_proc_opts o = PC_PROC_OPTS_INIT;
 	struct pc_proc_result r = PC_PROC_RESULT_INIT(65536, 65536);
 	struct pc_strvec wrap = PC_STRVEC_INIT;
 	const char *why;
+	char *elog;
 	int rc = 0;
 
 	pc_sandbox_wrap(sb, &sp, &wrap);
@@ -112,6 +139,9 @@ static int probe(struct pc_sandbox *sb, struct pc_err *err)
 	if (pc_proc_run(&o, &r, NULL) == 0 && r.outcome == PC_PROC_EXITED &&
 	    r.has_status && !r.term_signal && r.exit_code == 0)
 		goto out;
+	elog = err_path(sb);
+	pc_fs_read_capped(elog, &r.err, NULL); /* bubblewrap's own words */
+	free(elog);
 	pc_buf_addch(&r.err, '\0');
 	why = r.err.len > 1 ? r.err.data : pc_proc_outcome_name(r.outcome);
 	rc = pc_err_set(err, PC_ESPAWN,
@@ -122,6 +152,21 @@ out:
 	pc_proc_result_release(&r);
 	pc_proc_opts_release(&o);
 	return rc;
+}
+
+static void confine_wrap(void *ctx, const struct pc_confine_spec *sp,
+			 struct pc_strvec *wrap, const char **helper)
+{
+	const struct pc_sandbox *sb = ctx;
+
+	pc_sandbox_wrap(sb, sp, wrap);
+	*helper = sb->strace;
+}
+
+static int confine_observe(void *ctx, const struct pc_confine_spec *sp,
+			   struct pc_proc_result *r, struct pc_confine_obs *obs)
+{
+	return pc_sandbox_observe(ctx, sp, r->pid, r, obs, NULL);
 }
 
 int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
@@ -161,6 +206,9 @@ int pc_sandbox_open(struct pc_sandbox *sb, char *const *envp,
 		pc_sandbox_release(sb);
 		return PC_ESPAWN;
 	}
+	sb->confine = (struct pc_confine){ .ctx = sb,
+					   .wrap = confine_wrap,
+					   .observe = confine_observe };
 	return 0;
 }
 
@@ -179,14 +227,9 @@ void pc_sandbox_release(struct pc_sandbox *sb)
  * or empty `dir` holds nothing). */
 static bool under(const char *path, const char *dir)
 {
-	return dir && *dir && pc__path_starts_with(path, dir);
+	return dir && *dir && pc_fs_is_under(path, dir);
 }
 
-/* log_path - this process's trace log. */
-static char *log_path(const struct pc_sandbox *sb)
-{
-	return pc_xasprintf("%s/trace-%d", sb->dir, (int)getpid());
-}
 
 /* --- the command line ----------------------------------------------------- */
 
@@ -231,13 +274,21 @@ static void add_bind(struct bind *v, size_t *n, const char *opt,
 }
 
 void pc_sandbox_wrap(const struct pc_sandbox *sb,
-		     const struct pc_sandbox_spec *sp, struct pc_strvec *wrap)
+		     const struct pc_confine_spec *sp, struct pc_strvec *wrap)
 {
-	struct bind b[8];
-	size_t nb = 0;
+	struct bind *b;
+	size_t nb = 0, nmore = 0;
 	char *log;
 	int fd;
 
+	while (sp->more_ro && sp->more_ro[nmore])
+		nmore++;
+	b = pc_xcalloc(8 + nmore, sizeof(*b));
+	log = err_path(sb);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	free(log);
 	log = log_path(sb);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0)
@@ -257,15 +308,27 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 	pc_strvec_push(wrap, trace_set);
 	pc_strvec_push(wrap, "-o");
 	pc_strvec_push_nodup(wrap, log);
+	pc_strvec_push(wrap, "/bin/sh");
+	pc_strvec_push(wrap, "-c");
+	pc_strvec_push(wrap, outer_sh);
+	pc_strvec_push_nodup(wrap, err_path(sb));
 	pc_strvec_push(wrap, sb->bwrap);
-	pc_strvec_push(wrap, "--die-with-parent");
+	/* a PID namespace, and a /proc of its own: the plugin can neither
+	 * see nor signal plugcheck or anything else outside (issue 21).
+	 * No --die-with-parent: with a PID namespace it would end the
+	 * namespace, and so every background process of the plugin, as soon
+	 * as the plugin exits - the host lets them live (R5.9) and waits for
+	 * the pipes they hold (R5.6); pc_proc's sweep kills them instead */
+	pc_strvec_push(wrap, "--unshare-pid");
 	pc_strvec_push(wrap, "--unshare-ipc");
 	if (!sp->network)
 		pc_strvec_push(wrap, "--unshare-net");
-	/* /proc, /sys and the rest come read-only with the root */
+	/* /sys and the rest come read-only with the root */
 	pc_strvec_push(wrap, "--ro-bind");
 	pc_strvec_push(wrap, "/");
 	pc_strvec_push(wrap, "/");
+	pc_strvec_push(wrap, "--proc");
+	pc_strvec_push(wrap, "/proc");
 	pc_strvec_push(wrap, "--dev");
 	pc_strvec_push(wrap, "/dev");
 	pc_strvec_push(wrap, "--tmpfs");
@@ -288,6 +351,8 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 	add_bind(b, &nb, sp->write_workspace ? "--bind" : "--ro-bind", NULL,
 		 sp->workspace);
 	add_bind(b, &nb, "--ro-bind", NULL, sp->plugin_dir);
+	for (size_t i = 0; i < nmore; i++)
+		add_bind(b, &nb, "--ro-bind", NULL, sp->more_ro[i]);
 	if (sp->cwd && !strncmp(sp->cwd, "/tmp/", 5)) {
 		/* under the tmpfs: show it, unless a bind above shows it
 		 * already (a read-only bind must not cover a writable one) */
@@ -309,23 +374,19 @@ void pc_sandbox_wrap(const struct pc_sandbox *sb,
 		free(b[i].src);
 		free(b[i].path);
 	}
+	free(b);
 	if (sp->cwd) {
 		pc_strvec_push(wrap, "--chdir");
 		pc_strvec_push(wrap, sp->cwd);
 	}
 	pc_strvec_push(wrap, "--");
+	pc_strvec_push(wrap, "/bin/sh");
+	pc_strvec_push(wrap, "-c");
+	pc_strvec_push(wrap, inner_sh);
+	pc_strvec_push(wrap, "sh");
 }
 
 /* --- the trace ------------------------------------------------------------ */
-
-void pc_sandbox_obs_release(struct pc_sandbox_obs *obs)
-{
-	pc_strvec_release(&obs->net);
-	pc_strvec_release(&obs->ws_writes);
-	pc_strvec_release(&obs->out_writes);
-	free(obs->trace_error);
-	*obs = (struct pc_sandbox_obs)PC_SANDBOX_OBS_INIT;
-}
 
 static void add_obs(struct pc_strvec *v, char *s)
 {
@@ -334,7 +395,7 @@ static void add_obs(struct pc_strvec *v, char *s)
 			free(s);
 			return;
 		}
-	if (v->nr < PC_SANDBOX_MAX_OBS)
+	if (v->nr < PC_CONFINE_MAX_OBS)
 		pc_strvec_push_nodup(v, s);
 	else
 		free(s);
@@ -445,8 +506,8 @@ static const char *prev_arg(const char *args, const char *q)
  * against the fd argument before it (*at calls) or the working directory.
  * `args` is the text after '('. */
 static void judge_write(const char *name, size_t n, const char *args,
-			const struct pc_sandbox_spec *sp,
-			struct pc_sandbox_obs *obs)
+			const struct pc_confine_spec *sp,
+			struct pc_confine_obs *obs)
 {
 	bool last = is_one_of(name, n, two_path,
 			      sizeof(two_path) / sizeof(*two_path));
@@ -497,7 +558,7 @@ static void judge_write(const char *name, size_t n, const char *args,
 }
 
 /* judge_net - a network call: record an AF_INET/AF_INET6 destination. */
-static void judge_net(const char *args, struct pc_sandbox_obs *obs)
+static void judge_net(const char *args, struct pc_confine_obs *obs)
 {
 	const char *fam = strstr(args, "sa_family=AF_INET"), *a, *port;
 	bool six;
@@ -534,8 +595,8 @@ static int signal_num(const char *name, size_t n)
 }
 
 struct parse {
-	const struct pc_sandbox_spec *sp;
-	struct pc_sandbox_obs *obs;
+	const struct pc_confine_spec *sp;
+	struct pc_confine_obs *obs;
 	long monitor, plugin; /* pids; plugin 0 until its execve */
 	struct {
 		long pid;
@@ -645,8 +706,8 @@ out:
 }
 
 void pc_sandbox_parse(const char *text, size_t len,
-		      const struct pc_sandbox_spec *sp, int monitor_pid,
-		      struct pc_sandbox_obs *obs)
+		      const struct pc_confine_spec *sp, int monitor_pid,
+		      struct pc_confine_obs *obs)
 {
 	struct parse ps = { .sp = sp, .obs = obs, .monitor = monitor_pid };
 	const char *p = text, *end = text + len;
@@ -663,8 +724,8 @@ void pc_sandbox_parse(const char *text, size_t len,
 }
 
 int pc_sandbox_observe(const struct pc_sandbox *sb,
-		       const struct pc_sandbox_spec *sp, int monitor_pid,
-		       struct pc_proc_result *r, struct pc_sandbox_obs *obs,
+		       const struct pc_confine_spec *sp, int monitor_pid,
+		       struct pc_proc_result *r, struct pc_confine_obs *obs,
 		       struct pc_err *err)
 {
 	struct pc_buf b = PC_BUF_INIT(LOG_MAX);
