@@ -190,8 +190,8 @@ static void judge(struct pc_oauth_result *r, const char *action,
 		  struct pc_exchange *x)
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_err perr = PC_ERR_INIT;
-	char *out = NULL;
 
 	if (x->proc.outcome == PC_PROC_STDIN_TIMEOUT) {
 		r->outcome = PC_OUT_TIMEOUT;
@@ -207,13 +207,13 @@ static void judge(struct pc_oauth_result *r, const char *action,
 					    "oauth script", timeout_ms,
 					    &r->message, &out);
 	}
-	if (!r->message &&
-	    pc_serde_parse(out, strlen(out), &r->response, &perr) < 0) {
+	if (!r->message && pc_serde_parse(pc_buf_cstr(&out), out.len,
+					  &r->response, &perr) < 0) {
 		r->outcome = PC_OUT_INVALID_JSON;
 		r->message = pc_xasprintf("oauth script returned invalid JSON: %s",
 					  perr.msg);
 	}
-	free(out);
+	pc_buf_release(&out);
 	pc_buf_release(&e);
 	if (!r->message) {
 		judge_action(r, action, p, is_headless, x);

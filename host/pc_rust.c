@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pc_serde.h"
+
 size_t pc_rust_utf8_next(const char *s, size_t n, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -292,5 +294,16 @@ int pc_rust_exit_status(struct pc_buf *out, bool signaled, int code_or_sig,
 		rc = pc_buf_addf(out, "signal: %d", code_or_sig);
 	if (!rc && core_dumped)
 		rc = pc_buf_adds(out, " (core dumped)");
+	return rc;
+}
+
+int pc_rust_debug_text(struct pc_buf *out, const char *text)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc = pc_serde_text_raw(&raw, text);
+
+	if (!rc)
+		rc = pc_rust_debug_str(out, pc_buf_cstr(&raw), raw.len);
+	pc_buf_release(&raw);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pc_rust.h"
 #include "pc_serde.h"
 #include "pc_turn_impl.h"
 #include "pc_xalloc.h"
@@ -29,7 +30,7 @@ static int cmp_plugin(const void *a, const void *b)
 {
 	const struct pc_plugin *const *x = a, *const *y = b;
 
-	return strcmp((*x)->name, (*y)->name);
+	return pc_serde_text_cmp((*x)->name, (*y)->name);
 }
 
 struct pc_plugin **pc__turn_sorted(const struct pc_turn_opts *o, size_t *n)
@@ -248,7 +249,7 @@ static char *pre_input(struct run *r, const char *text)
 		}
 		v = pc_serde_get(hr.modify, "text");
 		if (cJSON_IsString(v) &&
-		    strlen(v->valuestring) > PRE_INPUT_MAX_BYTES) {
+		    pc_serde_text_len(v->valuestring) > PRE_INPUT_MAX_BYTES) {
 			char *m = pc_xasprintf(
 				"[plugins] pre_input modify.text from '%s' exceeds %u bytes; ignored",
 				p->name, PRE_INPUT_MAX_BYTES);
@@ -361,7 +362,8 @@ static char *pre_agent_start(struct run *r)
 		s = pc_serde_get(hr.modify, "system_prompt");
 		a = pc_serde_get(hr.modify, "append_system_prompt");
 		if (cJSON_IsString(s) &&
-		    strlen(s->valuestring) > SYSTEM_PROMPT_MODIFY_MAX_BYTES)
+		    pc_serde_text_len(s->valuestring) >
+			    SYSTEM_PROMPT_MODIFY_MAX_BYTES)
 			cap_note(r, "system_prompt", p->name);
 		else if (cJSON_IsString(s)) {
 			pc_buf_reset(&rep);
@@ -370,7 +372,8 @@ static char *pre_agent_start(struct run *r)
 			pc_strvec_release(&app);
 		}
 		if (cJSON_IsString(a) &&
-		    strlen(a->valuestring) > SYSTEM_PROMPT_MODIFY_MAX_BYTES)
+		    pc_serde_text_len(a->valuestring) >
+			    SYSTEM_PROMPT_MODIFY_MAX_BYTES)
 			cap_note(r, "append_system_prompt", p->name);
 		else if (cJSON_IsString(a) && a->valuestring[0])
 			pc_strvec_pushf(&app, "# Plugin: %s\n%s", p->name,
@@ -726,6 +729,17 @@ out:
 	return false;
 }
 
+char *pc__turn_prompt_part(const struct pc_plugin *p)
+{
+	const char *s = p->system_prompt ? p->system_prompt : "";
+	size_t a, n = pc_rust_trim(s, strlen(s), &a);
+
+	if (!n)
+		return NULL;
+	return pc_xasprintf("# Plugin: %s (v%s)\n%.*s", p->name,
+			    p->version ? p->version : "", (int)n, s + a);
+}
+
 /* R10.1 system_prompt_injection after the base prompt. */
 char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 			     struct pc_plugin *const *ps, size_t n)
@@ -738,22 +752,14 @@ char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 		"You are Catalyst Code's main agent (plugcheck reference host).\nWorkspace: %s",
 		o->host->workspace);
 	for (size_t i = 0; i < n; i++) {
-		const char *s = ps[i]->system_prompt;
-		size_t a, z;
+		char *part = pc__turn_prompt_part(ps[i]);
 
-		if (!s)
-			continue;
-		for (a = 0; s[a] && strchr(" \t\r\n", s[a]); a++)
-			;
-		for (z = strlen(s); z > a && strchr(" \t\r\n", s[z - 1]); z--)
-			;
-		if (z == a)
+		if (!part)
 			continue;
 		pc_buf_adds(&b, any ? "\n\n"
 				    : "\n\n## Plugin-injected context\n\n");
-		pc_buf_addf(&b, "# Plugin: %s (v%s)\n%.*s", ps[i]->name,
-			    ps[i]->version ? ps[i]->version : "", (int)(z - a),
-			    s + a);
+		pc_buf_adds(&b, part);
+		free(part);
 		any = true;
 	}
 	return pc_buf_detach(&b, NULL);

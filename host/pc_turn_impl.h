@@ -42,6 +42,11 @@ const struct pc_tool_cfg *pc__turn_plugin_tool(struct pc_plugin **ps, size_t n,
 char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 			     struct pc_plugin *const *ps, size_t n);
 
+/* pc__turn_prompt_part - the R10.1 part "# Plugin: <name> (v<version>)\n
+ * <system_prompt.trim()>" of `p` (Unicode White_Space trimmed, as Rust's
+ * str::trim), or NULL when the trimmed text is empty. New string. */
+char *pc__turn_prompt_part(const struct pc_plugin *p);
+
 /* pc__turn_note_stale - append a stale_system_prompt event to t for each
  * plugin of `o` whose R10.1 part disagrees with t's persisted system
  * prompt: present while the plugin is disabled, or absent while it is

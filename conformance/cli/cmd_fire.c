@@ -258,8 +258,7 @@ static int run_catalyst(int argc, char **argv)
 		if (fmt == PC_FMT_JSON)
 			pc_cli_print_json(pc_fire_json(&o, &f));
 		else
-			printf("%s: the host rejects the plugin: %s\n", o.path,
-			       f.host_error);
+			pc_fire_print_rejected(stdout, &o, &f);
 		rc = PC_EXIT_NOLOAD;
 	} else if (rc) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);

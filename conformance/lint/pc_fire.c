@@ -144,12 +144,12 @@ static int fire_command(const struct pc_fire_opts *o, struct pc_fire *f,
 			c = &f->plugin->commands[i];
 	if (!c)
 		return pc_err_set(err, PC_EUSAGE, "unknown plugin command '%s'",
-				  n);
+				  name);
 	f->name = c->name;
 	if (c->agent_turn) {
 		f->kind = PC_FIRE_PROMPT;
-		rc = pc_host_render_prompt(&f->host, f->plugin, c, args,
-					   &f->call);
+		rc = pc_host_render_prompt_sent(&f->host, f->plugin, c, name,
+						args, &f->call);
 	} else {
 		f->kind = PC_FIRE_COMMAND;
 		rc = pc_host_run_command(&f->host, f->plugin, c, args, &f->call,
@@ -309,6 +309,7 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 		struct pc_err *err)
 {
 	struct pc_err lerr = PC_ERR_INIT;
+	struct pc_manifest_report rep = { 0 };
 	char *session = o->session ? pc_xstrdup(o->session) : default_session();
 	const char *colon = strchr(o->point, ':');
 	int point = pc_hook_point_parse(o->point), rc;
@@ -322,10 +323,13 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 		return pc_err_set(err, PC_EUSAGE,
 				  "'%s' is not a hook point, tool:NAME, command:NAME, oauth:ACTION or memory:ACTION",
 				  o->point);
-	if (pc_manifest_load(o->path, o->menv, &f->plugin, &lerr) < 0) {
-		f->host_error = pc_xstrdup(lerr.msg);
+	/* the host's stderr while loading comes first in host_log (R1.11,
+	 * R1.12), then what the exchange logs */
+	rep.log = &f->x.log;
+	rep.error = &f->host_error;
+	if (pc_manifest_load_report(o->path, o->menv, &f->plugin, &rep,
+				    &lerr) < 0)
 		return PC_EMANIFEST;
-	}
 	if (point >= 0)
 		return fire_hook(o, f, point, err);
 	if (!strncmp(o->point, "tool:", 5))

@@ -86,6 +86,12 @@ cJSON *pc_fire_json(const struct pc_fire_opts *o, const struct pc_fire *f);
 void pc_fire_print(FILE *out, const struct pc_fire_opts *o,
 		   const struct pc_fire *f, bool color);
 
+/* pc_fire_print_rejected - the human form when the host rejects the
+ * plugin (pc_fire_run returned PC_EMANIFEST): the host's error, then the
+ * lines it logged while loading ("host log ..."), text as raw bytes. */
+void pc_fire_print_rejected(FILE *out, const struct pc_fire_opts *o,
+			    const struct pc_fire *f);
+
 /* pc_fire_default_args - realistic `args` JSON text the host sends at hook
  * point `point` (spec R4.6), or NULL for points that never get args. */
 const char *pc_fire_default_args(int point);

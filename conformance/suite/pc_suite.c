@@ -118,12 +118,40 @@ cJSON *pc__suite_answer(const struct pc_exchange *x)
 	return v;
 }
 
+/* The report keeps the exchange as a C string: a NUL byte (captured, or
+ * in host text) is shown as the four characters \x00 - as the JUnit form
+ * shows every other control byte - instead of ending the text there. */
+static void add_visible(struct pc_buf *b, const char *bytes, size_t n)
+{
+	for (size_t i = 0, run = 0; i <= n; i++) {
+		if (i < n && bytes[i])
+			continue;
+		pc_buf_add(b, bytes + run, i - run);
+		if (i < n)
+			pc_buf_adds(b, "\\x00");
+		run = i + 1;
+	}
+}
+
+/* Host text (pc_serde.h stored form) through add_visible. */
+static void add_text_visible(struct pc_buf *b, const char *text)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	pc_serde_text_raw(&raw, text);
+	add_visible(b, pc_buf_cstr(&raw), raw.len);
+	pc_buf_release(&raw);
+}
+
 static void show(struct pc_buf *b, const char *label, const struct pc_buf *d)
 {
+	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
 	size_t max = 2048, n = d->len < max ? d->len : max;
 
 	pc_buf_addf(b, "%s (%zu bytes):\n", label, d->len);
-	pc_rust_lossy_utf8(b, d->data ? d->data : "", n);
+	pc_rust_lossy_utf8(&lossy, pc_buf_cstr(d), n);
+	add_visible(b, pc_buf_cstr(&lossy), lossy.len);
+	pc_buf_release(&lossy);
 	if (n < d->len)
 		pc_buf_addf(b, "\n... %zu more bytes", d->len - n);
 	pc_buf_adds(b, "\n");
@@ -158,7 +186,9 @@ static char *exchange_text(const struct pc_exchange *x, const char *verdict)
 	if (x->sandbox.trace_error) /* PC-SBX-* of this firing may be missing */
 		pc_buf_addf(&b, "sandbox incomplete: %s\n",
 			    x->sandbox.trace_error);
-	pc_buf_addf(&b, "verdict: %s\n", verdict);
+	pc_buf_adds(&b, "verdict: ");
+	add_text_visible(&b, verdict);
+	pc_buf_adds(&b, "\n");
 	return pc_buf_detach(&b, NULL);
 }
 
@@ -181,8 +211,10 @@ void pc__suite_case(struct pc__suite *s, const char *classname,
 	if (x && x->log.nr) {
 		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
-		for (size_t i = 0; i < x->log.nr; i++)
-			pc_buf_addf(&b, "%s\n", x->log.v[i]);
+		for (size_t i = 0; i < x->log.nr; i++) {
+			add_text_visible(&b, x->log.v[i]);
+			pc_buf_adds(&b, "\n");
+		}
 		c->system_err = pc_buf_detach(&b, NULL);
 	}
 	pc__suite_range(s, from, s->r->findings.nr, NULL);
