@@ -44,6 +44,18 @@ const char *pc_host_getenv(const struct pc_host *h, const char *name)
 	return found;
 }
 
+const char *pc_host_env_var(const struct pc_host *h, const char *name)
+{
+	const char *v = pc_host_getenv(h, name);
+	size_t n = v ? strlen(v) : 0;
+	unsigned cp;
+
+	for (size_t i = 0, k; v && i < n; i += k)
+		if (!(k = pc_rust_utf8_next(v + i, n - i, &cp)))
+			return NULL;
+	return v;
+}
+
 const char *pc_host_session_file_name(const struct pc_host *h)
 {
 	const char *s = strrchr(h->session_path, '/');
@@ -103,7 +115,7 @@ static void child_env(const struct pc_host *h, const struct pc_strvec *extra,
 	};
 
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
-		const char *v = pc_host_getenv(h, keep[i]);
+		const char *v = pc_host_env_var(h, keep[i]);
 
 		if (v)
 			pc_strvec_pushf(env, "%s=%s", keep[i], v);
@@ -201,7 +213,7 @@ void pc__host_argv(struct pc_host *h, const char *script,
 	if (!strcmp(ext, "py")) {
 		pc_strvec_push(argv, python(h));
 	} else if (!strcmp(ext, "sh") || !strcmp(ext, "bash")) {
-		shell = pc_host_getenv(h, "CATALYST_CODE_SHELL");
+		shell = pc_host_env_var(h, "CATALYST_CODE_SHELL");
 		pc_strvec_push(argv, shell ? shell : "bash");
 	} else if (!strcmp(ext, "ps1")) {
 		pc_strvec_push(argv, "pwsh");

@@ -104,6 +104,12 @@ void pc_host_init(struct pc_host *h, char *const *envp, const char *workspace,
 void pc_host_release(struct pc_host *h);
 /* pc_host_getenv - the emulated host's value of `name`, or NULL. */
 const char *pc_host_getenv(const struct pc_host *h, const char *name);
+/* pc_host_env_var - std::env::var(name).ok(): as pc_host_getenv, but NULL
+ * also when the value is not valid UTF-8 - the host then acts as if the
+ * variable were unset (it copies PATH, HOME, ... to a plugin only through
+ * env::var, R5.3; CATALYST_CODE_SHELL, env_passthrough and the headless
+ * probe read it too, R5.2, R8.5). Borrowed. */
+const char *pc_host_env_var(const struct pc_host *h, const char *name);
 
 /* pc_host_run_hook - execute_hook (R4.3) for `point` of plugin `p`:
  * builds the context (R4.5: args only when pass_args and `args` != NULL;

@@ -27,7 +27,7 @@ static bool headless(const struct pc_host *h)
 	const char *d, *w;
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *v = pc_host_getenv(h, vars[i]);
+		const char *v = pc_host_env_var(h, vars[i]);
 		char low[16] = { 0 };
 		size_t start, n;
 
@@ -41,10 +41,10 @@ static bool headless(const struct pc_host *h)
 		return !(!*low || !strcmp(low, "0") || !strcmp(low, "false") ||
 			 !strcmp(low, "no") || !strcmp(low, "off"));
 	}
-	if (pc_host_getenv(h, "SSH_CONNECTION") || pc_host_getenv(h, "SSH_TTY"))
+	if (pc_host_env_var(h, "SSH_CONNECTION") || pc_host_env_var(h, "SSH_TTY"))
 		return true;
-	d = pc_host_getenv(h, "DISPLAY");
-	w = pc_host_getenv(h, "WAYLAND_DISPLAY");
+	d = pc_host_env_var(h, "DISPLAY");
+	w = pc_host_env_var(h, "WAYLAND_DISPLAY");
 	return (!d || !*d) && (!w || !*w);
 }
 
@@ -290,7 +290,7 @@ int pc_host_run_oauth(struct pc_host *h, const struct pc_plugin *p,
 					"could not bind localhost OAuth callback");
 	base_ctx(h, p, action, extra, is_headless, port, &x->stdin_json);
 	for (size_t i = 0; i < o->env_passthrough.nr; i++) {
-		const char *v = pc_host_getenv(h, o->env_passthrough.v[i]);
+		const char *v = pc_host_env_var(h, o->env_passthrough.v[i]);
 
 		if (v)
 			pc_strvec_pushf(&env, "%s=%s", o->env_passthrough.v[i], v);

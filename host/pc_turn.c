@@ -404,29 +404,6 @@ static size_t printed_len(const cJSON *v)
 	return n;
 }
 
-/* A message list the host's Vec<Message> would accept (message.rs):
- * objects with a known role. */
-static bool valid_messages(const cJSON *v)
-{
-	static const char *const roles[] = { "system", "user", "assistant",
-					     "tool" };
-	const cJSON *m;
-
-	if (!cJSON_IsArray(v))
-		return false;
-	cJSON_ArrayForEach(m, v)
-	{
-		const cJSON *role = pc_serde_get(m, "role");
-		bool ok = false;
-
-		for (int i = 0; cJSON_IsString(role) && i < 4; i++)
-			ok = ok || !strcmp(role->valuestring, roles[i]);
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
 static void log_take(struct run *r, char *m)
 {
 	log_line(r, m);
@@ -440,7 +417,7 @@ static void pre_context(struct run *r, cJSON **msgs)
 		struct pc_plugin *p = r->ps[i];
 		struct pc_hook_result hr;
 		const cJSON *nm;
-		cJSON *args;
+		cJSON *args, *typed;
 		size_t bytes;
 
 		if (!p->hooks[PC_HOOK_PRE_CONTEXT].present)
@@ -462,19 +439,21 @@ static void pre_context(struct run *r, cJSON **msgs)
 		nm = pc_serde_get(hr.modify, "messages");
 		if (!cJSON_IsObject(hr.modify) || !nm)
 			goto next;
-		if (!valid_messages(nm))
+		/* Vec<Message>, then the caps on what it deserialized to */
+		typed = pc__turn_messages(nm);
+		if (!typed)
 			log_take(
 				r,
 				pc_xasprintf(
 					"[plugins] pre_context modify.messages from '%s' failed schema validation; ignored",
 					p->name));
-		else if (cJSON_GetArraySize(nm) > PRE_CONTEXT_MAX_MESSAGES)
+		else if (cJSON_GetArraySize(typed) > PRE_CONTEXT_MAX_MESSAGES)
 			log_take(
 				r,
 				pc_xasprintf(
 					"[plugins] pre_context modify.messages from '%s' has %d msgs (max 500); ignored",
-					p->name, cJSON_GetArraySize(nm)));
-		else if (printed_len(nm) > PRE_CONTEXT_MAX_BYTES)
+					p->name, cJSON_GetArraySize(typed)));
+		else if (printed_len(typed) > PRE_CONTEXT_MAX_BYTES)
 			log_take(
 				r,
 				pc_xasprintf(
@@ -482,8 +461,10 @@ static void pre_context(struct run *r, cJSON **msgs)
 					p->name));
 		else {
 			cJSON_Delete(*msgs);
-			*msgs = cJSON_Duplicate(nm, 1);
+			*msgs = typed;
+			typed = NULL;
 		}
+		cJSON_Delete(typed);
 next:
 		pc_hook_result_release(&hr);
 	}
@@ -657,6 +638,19 @@ static void execute(struct run *r, const char *name, const cJSON *args,
 		pc__turn_builtin(r->o, name, args, oc);
 }
 
+/* serde_json::from_str of the call's argument string: the text's raw
+ * bytes, so a U+0000 in it is the control character serde refuses. */
+static int parse_arguments(const char *as, cJSON **args)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc;
+
+	pc_serde_text_raw(&raw, as);
+	rc = pc_serde_parse(pc_buf_cstr(&raw), raw.len, args, NULL);
+	pc_buf_release(&raw);
+	return rc;
+}
+
 /* One tool call (turn_loop.rs 1120-2000). Returns true for `finish`. */
 static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 {
@@ -675,7 +669,7 @@ static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 	cJSON_AddStringToObject(e, "id", id);
 	cJSON_AddStringToObject(e, "name", name);
 	cJSON_AddStringToObject(e, "arguments", as);
-	if (pc_serde_parse(as, strlen(as), &args, NULL) < 0)
+	if (parse_arguments(as, &args) < 0)
 		deny = pc_xasprintf(
 			"tool call '%s' produced malformed JSON arguments (the argument string was not valid JSON). This usually happens with long, quote-heavy commands wrapped inside bulk's nested JSON. Re-issue it simply: call bash directly (not via bulk), and for complex logic write a script to a file with write_file then run `bash script.sh` instead of inlining one long command string.",
 			name);
@@ -803,16 +797,40 @@ static cJSON *user_message(struct run *r, const char *text)
 	return m;
 }
 
-/* One model request; returns the reply (new) or NULL on model failure. */
-static cJSON *request(struct run *r, const cJSON *defs, int index)
+/* turn_loop.rs after a reply: the transient tails come off the end of the
+ * working buffer - whatever pre_context left there - the assistant message
+ * (as Message::try_from makes it) goes on, and the buffer becomes the
+ * conversation, so a pre_context replacement persists (R4.6). Takes msgs;
+ * returns the assistant message in the conversation (borrowed). */
+static const cJSON *persist(struct run *r, cJSON *msgs, int tails,
+			    const cJSON *reply)
+{
+	cJSON *a = pc__turn_message(reply);
+
+	while (tails-- > 0 && cJSON_GetArraySize(msgs) > 0)
+		cJSON_DeleteItemFromArray(msgs, cJSON_GetArraySize(msgs) - 1);
+	/* plugcheck's scripted model answers assistant messages; anything
+	 * the host could not type is kept as it came */
+	cJSON_AddItemToArray(msgs, a ? a : cJSON_Duplicate(reply, 1));
+	cJSON_Delete(r->t->conversation);
+	r->t->conversation = msgs;
+	return cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+}
+
+/* One model request; returns the assistant message now last in the
+ * conversation (borrowed), or NULL on model failure. */
+static const cJSON *request(struct run *r, const cJSON *defs, int index)
 {
 	cJSON *msgs = cJSON_Duplicate(r->t->conversation, 1), *reply = NULL;
 	char *frag = pre_agent_start(r);
 	struct pc_err err = PC_ERR_INIT;
+	const cJSON *last = NULL;
+	int tails = 0;
 	cJSON *e;
 
 	if (frag) {
 		cJSON_AddItemToArray(msgs, message("system", frag));
+		tails++;
 		free(frag);
 	}
 	pre_context(r, &msgs);
@@ -822,16 +840,16 @@ static cJSON *request(struct run *r, const cJSON *defs, int index)
 	cJSON_AddItemToObject(e, "messages", cJSON_Duplicate(msgs, 1));
 	if (r->o->model(r->o->model_ctx, msgs, defs, &reply, &err) < 0 ||
 	    !reply) {
-		cJSON_Delete(reply);
 		event_msg(r, "error",
 			  err.msg[0] ? err.msg : "model request failed");
-		reply = NULL;
+		cJSON_Delete(msgs);
 	} else {
 		cJSON_AddItemToObject(event(r, "assistant"), "message",
 				      cJSON_Duplicate(reply, 1));
+		last = persist(r, msgs, tails, reply);
 	}
-	cJSON_Delete(msgs);
-	return reply;
+	cJSON_Delete(reply);
+	return last;
 }
 
 /* The request loop; returns true when the turn ended normally. */
@@ -840,13 +858,11 @@ static bool loop(struct run *r, const cJSON *defs)
 	int max = r->o->max_requests > 0 ? r->o->max_requests : 25;
 
 	for (int i = 0; i < max; i++) {
-		cJSON *reply = request(r, defs, i);
-		const cJSON *calls, *c;
+		const cJSON *reply = request(r, defs, i), *calls, *c;
 		bool done = false;
 
 		if (!reply)
 			return false;
-		cJSON_AddItemToArray(r->t->conversation, reply);
 		calls = pc_serde_get(reply, "tool_calls");
 		if (cJSON_GetArraySize(calls) == 0)
 			return true;

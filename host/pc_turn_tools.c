@@ -132,8 +132,10 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < ps[i]->ntools; k++) {
 			const struct pc_tool_cfg *t = &ps[i]->tools[k];
-			bool ovr = t->override_builtin &&
-				   pc_is_builtin_tool(t->name);
+			/* turn_loop.rs: by name - any enabled plugin's
+			 * override:true claims the name for every tool so
+			 * named, with or without its own override */
+			bool ovr = listed(&overridden, t->name);
 
 			if (!ovr && (pc_is_builtin_tool(t->name) ||
 				     listed(&custom, t->name))) {
