@@ -111,19 +111,20 @@ static void load_store(const char *home, const char *canon_ws,
 		       struct trust_store *s)
 {
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
+	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *path;
 
 	s->root = NULL;
 	s->ws_key = path_key(canon_ws);
-	if (!home)
+	if (!home || !*home)
 		return;
-	path = pc_xasprintf("%s/.config/catalyst-code/plugin-trust.json", home);
-	if (pc_fs_read_capped(path, &raw, NULL) == 0 &&
-	    is_utf8(pc_buf_cstr(&raw), raw.len))
+	path = pc__path_join(home, ".config/catalyst-code/plugin-trust.json");
+	if (pc_rust_read_to_string(path, &raw, &msg) == 0)
 		pc_serde_decode(pc_buf_cstr(&raw), raw.len, &store_shape,
 				&s->root, NULL);
 	free(path);
 	pc_buf_release(&raw);
+	pc_buf_release(&msg);
 }
 
 static const char *decision(const struct trust_store *s, const char *key)
@@ -305,8 +306,8 @@ int pc_registry_scan(const struct pc_registry_opts *o, struct pc_registry *r)
 		s.canon_ws = pc_xstrdup(o->workspace);
 	s.ws_abs = lexical_absolute(o->workspace);
 	load_store(o->home, s.canon_ws, &store);
-	if (o->home) {
-		char *global = pc_xasprintf("%s/.catalyst-code/plugins", o->home);
+	if (o->home && *o->home) { /* config::home_dir: an empty HOME is none */
+		char *global = pc__path_join(o->home, ".catalyst-code/plugins");
 
 		scan_dir(&s, global, true);
 		free(global);

@@ -24,7 +24,8 @@
 #include "pc_strvec.h"
 
 struct pc_registry_opts {
-	const char *home;	 /* NULL: no global root, no trust store */
+	const char *home;	 /* NULL or "" (config::home_dir): no global
+				    root, no trust store */
 	const char *workspace;	 /* as configured (may be relative) */
 	const char *plugins_dir; /* NULL: ".catalyst-code/plugins" */
 	bool trust_project;	 /* see pc_registry_trust_project() */

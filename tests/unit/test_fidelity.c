@@ -684,6 +684,93 @@ static void command_sent_with_slash_keeps_it(void **state)
 	pc_plugin_free(p);
 }
 
+/* --- host rules met on the way (spec R5.2, R5.3, R8.5, R8.9, §2.7) ---- */
+
+/* std::env::var: a value that is not UTF-8 reads as unset - in the child
+ * environment, for CATALYST_CODE_SHELL and for the headless probe. */
+static void env_var_drops_values_that_are_not_utf8(void **state)
+{
+	struct fx *f = *state;
+	char *env[] = { "PATH=/usr/bin:/bin", "USER=\xff", "DISPLAY=\xfe",
+			"CATALYST_CODE_SHELL=\xff", "HOME=/h", NULL };
+	struct pc_host h = PC_HOST_INIT;
+	struct pc_hook_result r;
+	struct pc_exchange x;
+	struct pc_plugin *p;
+
+	pc_host_init(&h, env, "/w", "");
+	assert_string_equal(pc_host_getenv(&h, "USER"), "\xff");
+	assert_null(pc_host_env_var(&h, "USER"));
+	assert_string_equal(pc_host_env_var(&h, "HOME"), "/h");
+	/* DISPLAY is "" to the host: with no WAYLAND_DISPLAY, headless */
+	assert_true(pc_host_oauth_headless(&h));
+	manifest(f, "{\"name\":\"p\",\"version\":\"1\",\"hooks\":{"
+		    "\"pre_bash\":{\"script\":\"h.sh\"}}}");
+	PUT(f, "h.sh", "cat >/dev/null; echo \"{\\\"allow\\\":true,"
+		       "\\\"reason\\\":\\\"$USER|$HOME\\\"}\"\n", 0755);
+	p = load(f);
+	pc_exchange_init(&x);
+	pc_host_run_hook(&h, p, PC_HOOK_PRE_BASH, "bash", NULL, NULL, &r, &x,
+			 NULL);
+	assert_string_equal(x.argv.v[0], "bash");
+	assert_string_equal(r.reason, "|/h");
+	pc_hook_result_release(&r);
+	pc_exchange_release(&x);
+	pc_plugin_free(p);
+	pc_host_release(&h);
+}
+
+/* config::home_dir: an empty HOME is no HOME, and PathBuf::join never
+ * doubles a '/' (the token and detect paths the scripts are given). */
+static void empty_home_is_no_home(void **state)
+{
+	struct fx *f = *state;
+	struct pc_manifest_env env = { "", "" };
+	struct pc_err err = PC_ERR_INIT;
+	struct pc_plugin *p = NULL;
+
+	manifest(f, "{\"name\":\"p\",\"version\":\"1\",\"oauth\":{"
+		    "\"provider_id\":\"x\",\"base_url\":\"u\",\"script\":\"o.sh\","
+		    "\"detect_path\":\"$CODEX_HOME/auth.json\"}}");
+	PUT(f, "o.sh", "#!/bin/sh\n", 0755);
+	assert_int_equal(pc_manifest_load(f->dir, &env, &p, &err), 0);
+	assert_string_equal(p->oauth->token_path,
+			    ".config/catalyst-code/oauth/x.json");
+	assert_string_equal(p->oauth->detect_path, "auth.json");
+	pc_plugin_free(p);
+	env.home = "/";
+	env.codex_home = NULL;
+	assert_int_equal(pc_manifest_load(f->dir, &env, &p, &err), 0);
+	assert_string_equal(p->oauth->token_path,
+			    "/.config/catalyst-code/oauth/x.json");
+	assert_string_equal(p->oauth->detect_path, "/.codex/auth.json");
+	pc_plugin_free(p);
+	manifest(f, "{\"name\":\"p\",\"version\":\"1\",\"oauth\":{"
+		    "\"provider_id\":\"x\",\"base_url\":\"u\",\"script\":\"o.sh\","
+		    "\"detect_path\":\".x/a.json\"}}");
+	env.home = "";
+	assert_int_equal(pc_manifest_load(f->dir, &env, &p, &err),
+			 PC_EMANIFEST);
+	assert_string_equal(err.msg, "oauth detect_path needs HOME to be set");
+}
+
+/* R1.7.7: a skipped plugin whose plugin.json is not UTF-8 is listed under
+ * its directory's name (read_to_string fails, Value::Null). */
+static void skipped_plugin_with_bad_manifest_uses_the_dir_name(void **state)
+{
+	struct fx *f = *state;
+	char *name;
+
+	PUT(f, "plugin.json", "{\"name\":\"n\xff\"}", 0644);
+	name = pc_registry_loose_name(f->dir);
+	assert_string_equal(name, "p");
+	free(name);
+	PUT(f, "plugin.json", "{\"name\":\"n\"}", 0644);
+	name = pc_registry_loose_name(f->dir);
+	assert_string_equal(name, "n");
+	free(name);
+}
+
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -709,6 +796,9 @@ int main(void)
 		FX(prompt_file_replaced_by_a_directory),
 		FX(prompt_with_nul_renders_whole_and_caps_by_bytes),
 		FX(command_sent_with_slash_keeps_it),
+		FX(env_var_drops_values_that_are_not_utf8),
+		FX(empty_home_is_no_home),
+		FX(skipped_plugin_with_bad_manifest_uses_the_dir_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
