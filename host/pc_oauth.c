@@ -286,8 +286,8 @@ int pc_host_run_oauth(struct pc_host *h, const struct pc_plugin *p,
 			  : o->token_timeout_ms;
 	if (!strcmp(action, "login") && !extra && !is_headless &&
 	    (sock = bind_loopback(&port)) < 0)
-		return pc_err_set_errno(err, PC_EIO, errno,
-					"could not bind localhost OAuth callback");
+		return pc_rust_err_io(err, PC_EIO, errno,
+				      "could not bind localhost OAuth callback");
 	base_ctx(h, p, action, extra, is_headless, port, &x->stdin_json);
 	for (size_t i = 0; i < o->env_passthrough.nr; i++) {
 		const char *v = pc_host_env_var(h, o->env_passthrough.v[i]);

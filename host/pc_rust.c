@@ -1,6 +1,7 @@
 #include "pc_rust.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -306,4 +307,22 @@ int pc_rust_debug_text(struct pc_buf *out, const char *text)
 		rc = pc_rust_debug_str(out, pc_buf_cstr(&raw), raw.len);
 	pc_buf_release(&raw);
 	return rc;
+}
+
+int pc_rust_err_io(struct pc_err *err, int code, int errnum, const char *fmt,
+		   ...)
+{
+	struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&m, fmt, ap);
+	va_end(ap);
+	pc_buf_adds(&m, ": ");
+	pc_rust_io_error(&m, errnum);
+	pc_err_set(err, code, "%s", pc_buf_cstr(&m));
+	if (err)
+		err->sys_errno = errnum;
+	pc_buf_release(&m);
+	return code;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "pc_buf.h"
+#include "pc_err.h"
 
 /* pc_rust_debug_str - append `{:?}` of the UTF-8 string `s` (n bytes):
  * double quotes; \" \\ \n \r \t \0 escaped; other control and invisible
@@ -56,6 +57,13 @@ int pc_rust_read_to_string(const char *path, struct pc_buf *out,
  * (pc_serde.h: U+0000 as C0 80), i.e. of the Rust String it stands for: a
  * NUL is written \0. For the {:?} of manifest strings (R2.5, R2.9). */
 int pc_rust_debug_text(struct pc_buf *out, const char *text);
+
+/* pc_rust_err_io - fill `err` (may be NULL) as the host's
+ * map_err(|e| format!("<fmt>: {e}")) of an OS error: the printf message,
+ * ": ", then pc_rust_io_error(errnum); sys_errno = errnum. Returns `code`.
+ * (pc_err_set_errno would append strerror a second time.) */
+int pc_rust_err_io(struct pc_err *err, int code, int errnum, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
 
 /* pc_rust_exit_status - append ExitStatus's Display: "exit status: <n>"
  * when the child exited, else "signal: <n> (<SIGNAME>)" plus
