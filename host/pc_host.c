@@ -47,13 +47,8 @@ const char *pc_host_getenv(const struct pc_host *h, const char *name)
 const char *pc_host_env_var(const struct pc_host *h, const char *name)
 {
 	const char *v = pc_host_getenv(h, name);
-	size_t n = v ? strlen(v) : 0;
-	unsigned cp;
 
-	for (size_t i = 0, k; v && i < n; i += k)
-		if (!(k = pc_rust_utf8_next(v + i, n - i, &cp)))
-			return NULL;
-	return v;
+	return v && pc_rust_is_utf8(v, strlen(v)) ? v : NULL;
 }
 
 const char *pc_host_session_file_name(const struct pc_host *h)

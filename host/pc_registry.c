@@ -20,16 +20,6 @@ struct trust_store {
 	char *ws_key;
 };
 
-static bool is_utf8(const char *s, size_t n)
-{
-	unsigned cp;
-
-	for (size_t i = 0, k; i < n; i += k)
-		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
-			return false;
-	return true;
-}
-
 /* A path as a trust-store key: Path::display().to_string() is lossy. */
 static char *path_key(const char *p)
 {
@@ -191,7 +181,7 @@ char *pc_registry_loose_name(const char *path)
 	if (cJSON_IsString(n))
 		name = pc_xstrdup(n->valuestring);
 	else
-		name = pc_xstrdup(base && is_utf8(base, strlen(base)) ? base : "");
+		name = pc_xstrdup(base && pc_rust_is_utf8(base, strlen(base)) ? base : "");
 	free(base);
 	cJSON_Delete(v);
 	free(mpath);

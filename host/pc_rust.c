@@ -130,6 +130,16 @@ size_t pc_rust_trim(const char *s, size_t n, size_t *start)
 	return b - a;
 }
 
+bool pc_rust_is_utf8(const char *s, size_t n)
+{
+	unsigned cp;
+
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
+			return false;
+	return true;
+}
+
 size_t pc_rust_chars_prefix(const char *s, size_t n, size_t nchars)
 {
 	size_t i = 0;

@@ -87,6 +87,9 @@ size_t pc_rust_trim(const char *s, size_t n, size_t *start);
  * its byte length, or 0 when the bytes there are not valid UTF-8. */
 size_t pc_rust_utf8_next(const char *s, size_t n, unsigned *cp);
 
+/* pc_rust_is_utf8 - std::str::from_utf8(s[0..n)).is_ok(). */
+bool pc_rust_is_utf8(const char *s, size_t n);
+
 /* pc_rust_chars_prefix - byte length of the first `nchars` chars (Unicode
  * scalars) of the valid UTF-8 text s[0..n), as `chars().take(nchars)`. */
 size_t pc_rust_chars_prefix(const char *s, size_t n, size_t nchars);

@@ -8,16 +8,6 @@
 #include "pc_err.h"
 #include "pc_rust.h"
 
-static bool valid_utf8(const char *s, size_t n)
-{
-	unsigned cp;
-
-	for (size_t i = 0, k; i < n; i += k)
-		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
-			return false;
-	return true;
-}
-
 /* O_NONBLOCK only so that plugcheck never hangs where the host would:
  * opening a FIFO then succeeds at once, and a device with nothing to read
  * says EAGAIN. A regular file or a directory reads exactly as without. */
@@ -69,7 +59,7 @@ int pc_rust_read_to_string(const char *path, struct pc_buf *out,
 			goto out;
 		}
 	}
-	if (!valid_utf8(out->data ? out->data + start : "", out->len - start)) {
+	if (!pc_rust_is_utf8(out->data ? out->data + start : "", out->len - start)) {
 		pc_buf_adds(msg, PC_RUST_IO_INVALID_UTF8);
 		rc = PC_EIO;
 	}

@@ -198,6 +198,14 @@ static int count(const struct fx *f, const char *type)
 	return n;
 }
 
+/* Forget the last turn and the last plugin added, for the next case. */
+static void drop_last(struct fx *f)
+{
+	pc_turn_release(&f->t);
+	pc_plugin_free(f->ps[--f->n]);
+	f->o.nplugins = f->n;
+}
+
 static void run(struct fx *f, const char *text)
 {
 	struct pc_err err = PC_ERR_INIT;
@@ -298,9 +306,7 @@ static void pre_context_refused_shapes(void **state)
 		assert_string_equal(
 			pc_serde_get(cJSON_GetArrayItem(pc_serde_get(nth(f, "request", 0), "messages"), 1), "content")->valuestring,
 			"hi");
-		pc_turn_release(&f->t);
-		pc_plugin_free(f->ps[--f->n]);
-		f->o.nplugins = f->n;
+		drop_last(f);
 		free(answer);
 	}
 }
@@ -338,9 +344,7 @@ static void pre_context_message_cap(void **state)
 						 nth(f, "request", 0), "messages")),
 					 2);
 		}
-		pc_turn_release(&f->t);
-		pc_plugin_free(f->ps[--f->n]);
-		f->o.nplugins = f->n;
+		drop_last(f);
 		pc_buf_release(&b);
 	}
 }
@@ -428,9 +432,7 @@ static void pre_agent_start_caps(void **state)
 			assert_string_equal(pc_serde_get(nth(f, "log", 1), "line")->valuestring,
 					    "[plugins] pre_agent_start modify.append_system_prompt from 'p' exceeds cap; ignored");
 		}
-		pc_turn_release(&f->t);
-		pc_plugin_free(f->ps[--f->n]);
-		f->o.nplugins = f->n;
+		drop_last(f);
 		pc_buf_release(&b);
 	}
 }
