@@ -333,6 +333,36 @@ static void pre_turn(struct run *r)
 	}
 }
 
+/* turn_loop.rs around pre_turn: with vision handoff off, a model without
+ * vision gets the host's notice; with it on, the plugins' pre_turn, then -
+ * when none switched the model and it lacks vision - the host's own switch
+ * to the recommended model (mock-vision). */
+static void vision(struct run *r)
+{
+	char *orig = pc_xstrdup(r->t->model), *m;
+
+	if (!r->o->vision) {
+		if (strcmp(r->t->model, models[1])) {
+			m = pc_xasprintf("image attached but vision handoff is disabled and '%s' lacks vision; enable it in Settings / /vision (recommended), or pick a vision model",
+					 r->t->model);
+			event_msg(r, "info", m);
+			free(m);
+		}
+		free(orig);
+		return;
+	}
+	pre_turn(r);
+	if (!strcmp(orig, r->t->model) && strcmp(r->t->model, models[1])) {
+		m = pc_xasprintf("vision handoff: %s \xe2\x86\x92 %s (cheapest same-provider)",
+				 r->t->model, models[1]);
+		event_msg(r, "info", m);
+		free(m);
+		free(r->t->model);
+		r->t->model = pc_xstrdup(models[1]);
+	}
+	free(orig);
+}
+
 static void cap_note(struct run *r, const char *what, const char *plugin)
 {
 	char *m = pc_xasprintf(
@@ -894,9 +924,10 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		t->transcript = cJSON_CreateArray();
 	if (!t->conversation)
 		t->conversation = cJSON_CreateArray();
-	if (!t->model)
-		t->model = pc_xstrdup(o->model_name ? o->model_name
-						    : "mock-model");
+	/* run_turn's `model` is the client's pick for every turn; a pre_turn
+	 * switch lasts one turn */
+	free(t->model);
+	t->model = pc_xstrdup(o->model_name ? o->model_name : "mock-model");
 	r.ps = pc__turn_sorted(o, &r.n);
 	t->completed = false;
 	e = event(&r, "turn");
@@ -920,8 +951,8 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		}
 		cJSON_AddItemToArray(t->conversation, user_message(&r, user));
 		free(user);
-		if (o->images > 0 && o->vision)
-			pre_turn(&r);
+		if (o->images > 0)
+			vision(&r);
 		if (o->compact) {
 			lifecycle(&r, PC_HOOK_PRE_COMPACT, NULL);
 			event(&r, "compaction");

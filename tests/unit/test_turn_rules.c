@@ -582,6 +582,49 @@ static void override_claims_the_name(void **state)
 	pc_strvec_release(&log);
 }
 
+/* --- vision handoff (turn_loop.rs around pre_turn) --------------------- */
+
+static const char *info(const struct fx *f, int n)
+{
+	const cJSON *e = nth(f, "info", n);
+
+	return e ? pc_serde_get(e, "message")->valuestring : NULL;
+}
+
+/* No plugin switched a model without vision: the host switches to its
+ * recommendation itself; the switch lasts the turn. Vision handoff off:
+ * the host's notice and no pre_turn. */
+static void vision_fallback_and_notice(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 1, "pre_turn", "{\"allow\":true}");
+	f->o.images = 1;
+	f->o.vision = true;
+	run(f, "look");
+	assert_int_equal(count(f, "hook"), 1);
+	assert_string_equal(info(f, 0), "vision handoff: mock-model \xe2\x86\x92 "
+					"mock-vision (cheapest same-provider)");
+	assert_string_equal(pc_serde_get(nth(f, "request", 0), "model")->valuestring,
+			    "mock-vision");
+	/* the next turn starts from the client's model again */
+	f->o.images = 0;
+	run(f, "again");
+	assert_string_equal(pc_serde_get(nth(f, "request", 1), "model")->valuestring,
+			    "mock-model");
+	pc_turn_release(&f->t);
+	f->o.images = 1;
+	f->o.vision = false;
+	run(f, "look");
+	assert_int_equal(count(f, "hook"), 0);
+	assert_string_equal(info(f, 0),
+			    "image attached but vision handoff is disabled and "
+			    "'mock-model' lacks vision; enable it in Settings / "
+			    "/vision (recommended), or pick a vision model");
+	assert_string_equal(pc_serde_get(nth(f, "request", 0), "model")->valuestring,
+			    "mock-model");
+}
+
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -598,6 +641,7 @@ int main(void)
 		FX(pre_hooks_stop_at_the_first_deny),
 		FX(post_hooks_compose_and_surface_failures),
 		FX(override_claims_the_name),
+		FX(vision_fallback_and_notice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
