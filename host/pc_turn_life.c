@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "pc_fs.h"
+#include "pc_manifest_impl.h"
 #include "pc_registry.h"
 #include "pc_rust.h"
 #include "pc_serde.h"
@@ -158,11 +159,8 @@ static const char *scope_of(const struct pc_turn_opts *o,
 {
 	char *ws = pc_fs_realpath(o->host->workspace);
 	char *canon = pc_fs_realpath(p->source_path);
-	const char *c = canon ? canon : p->source_path;
-	const char *w = ws ? ws : o->host->workspace;
-	size_t n = strlen(w);
-	bool in = !strncmp(c, w, n) &&
-		  (c[n] == '/' || c[n] == '\0' || (n && w[n - 1] == '/'));
+	bool in = pc__path_starts_with(canon ? canon : p->source_path,
+				       ws ? ws : o->host->workspace);
 
 	free(ws);
 	free(canon);
