@@ -1,6 +1,7 @@
 /* fuzz_manifest.c - manifest loading: serde derive's PluginManifest decode,
  * then the loader's own checks on a temporary plugin directory holding the
- * input as plugin.json (and one executable script "h"), removed at exit. */
+ * input as plugin.json (and one executable script "h"), removed at exit,
+ * with the load's log and whole error text (pc_manifest_load_report). */
 #include <sys/stat.h>
 
 #include <stddef.h>
@@ -43,6 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_manifest_env env = { "/nonexistent-home", NULL };
 	struct pc_plugin *p = NULL;
+	struct pc_strvec log = PC_STRVEC_INIT;
+	char *msg = NULL;
+	struct pc_manifest_report rep = { .log = &log, .error = &msg };
 	cJSON *v = NULL;
 
 	if (!dir)
@@ -52,7 +56,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON_Delete(v);
 	if (pc_fs_write(mpath, data, size, NULL))
 		abort();
-	if (!pc_manifest_load(dir, &env, &p, &err))
+	if (!pc_manifest_load_report(dir, &env, &p, &rep, &err))
 		pc_plugin_free(p);
+	else if (!msg || !log.nr)
+		__builtin_trap(); /* a rejection always has its text and line */
+	free(msg);
+	pc_strvec_release(&log);
 	return 0;
 }

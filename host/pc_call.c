@@ -1,4 +1,6 @@
 /* pc_call.c - custom tools and slash commands (spec §6, §7). */
+#include <sys/stat.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +21,20 @@ static void set(struct pc_call_result *r, enum pc_outcome o, bool ok,
 	r->output = text;
 }
 
-/* R6.2 step 5-6 / R7.4: the answer of a tool or command script. */
+/* R6.2 step 5-6 / R7.4: the answer of a tool or command script; `out`
+ * is the trimmed stdout as raw bytes. */
 static void interpret(struct pc_call_result *r, const struct pc_plugin *p,
-		      const char *label, char *out, struct pc_exchange *x)
+		      const char *label, const struct pc_buf *out,
+		      struct pc_exchange *x)
 {
 	struct pc_err perr = PC_ERR_INIT;
 	cJSON *v = NULL;
 	const cJSON *e, *ok, *text, *st;
 
-	if (pc_serde_parse(out, strlen(out), &v, &perr) < 0 ||
+	if (pc_serde_parse(pc_buf_cstr(out), out->len, &v, &perr) < 0 ||
 	    !cJSON_IsObject(v)) {
 		cJSON_Delete(v);
-		set(r, PC_OUT_OK, true, out);
+		set(r, PC_OUT_OK, true, pc_serde_text_new(pc_buf_cstr(out), out->len));
 		return;
 	}
 	st = pc_serde_get(v, "status");
@@ -44,7 +48,6 @@ static void interpret(struct pc_call_result *r, const struct pc_plugin *p,
 	if (cJSON_IsString(e) && *e->valuestring) {
 		set(r, PC_OUT_OK, false,
 		    pc_xasprintf("%s: %s", label, e->valuestring));
-		free(out);
 		cJSON_Delete(v);
 		return;
 	}
@@ -53,8 +56,8 @@ static void interpret(struct pc_call_result *r, const struct pc_plugin *p,
 	if (!text)
 		text = pc_serde_get(v, "result");
 	set(r, PC_OUT_OK, cJSON_IsBool(ok) ? cJSON_IsTrue(ok) : true,
-	    cJSON_IsString(text) ? pc_xstrdup(text->valuestring) : pc_xstrdup(out));
-	free(out);
+	    cJSON_IsString(text) ? pc_xstrdup(text->valuestring)
+				 : pc_serde_text_new(pc_buf_cstr(out), out->len));
 	cJSON_Delete(v);
 }
 
@@ -66,7 +69,8 @@ static int run_call(struct pc_host *h, const struct pc_plugin *p,
 		    struct pc_err *err)
 {
 	int rc = pc__host_run(h, p, script, timeout_ms, NULL, x, err);
-	char *prefix, *msg, *out;
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *prefix, *msg;
 	enum pc_outcome o;
 
 	if (rc)
@@ -76,7 +80,8 @@ static int run_call(struct pc_host *h, const struct pc_plugin *p,
 	if (o != PC_OUT_OK)
 		set(r, o, false, msg);
 	else
-		interpret(r, p, label, out, x);
+		interpret(r, p, label, &out, x);
+	pc_buf_release(&out);
 	free(prefix);
 	return 0;
 }
@@ -185,37 +190,76 @@ static char *render(const char *tmpl, const char *const vals[6])
 	return cur;
 }
 
-int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
-			  const struct pc_command_cfg *c, const char *args,
-			  struct pc_call_result *r)
+/* read_prompt - the host's read_to_string of a prompt file (R7.6) into
+ * `out`: pc_rust_read_to_string, except that a FIFO or a character
+ * device is read as a stream under plugcheck's PC_FS_STREAM_MS deadline
+ * (a writer that closes it in time is read as the host would; one that
+ * does not gives PC_ETIMEDOUT). Returns 0; PC_ETIMEDOUT; or PC_EIO or
+ * PC_EFBIG with the io::Error text (or plugcheck's reason) in `msg`. */
+static int read_prompt(const char *path, struct pc_buf *out,
+		       struct pc_buf *msg)
+{
+	struct pc_err ferr = PC_ERR_INIT;
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+		return pc_rust_read_to_string(path, out, msg);
+	rc = pc_fs_read_stream(path, out, PC_FS_STREAM_MS, &ferr);
+	if (rc == PC_ETIMEDOUT) {
+		pc_buf_adds(msg, ferr.msg);
+		return rc;
+	}
+	if (rc == PC_EFBIG) {
+		pc_buf_addf(msg, "plugcheck stops reading after %zu bytes: the host would read on (not reproduced)",
+			    out->max);
+		return rc;
+	}
+	if (rc < 0) {
+		pc_rust_io_error(msg, ferr.sys_errno ? ferr.sys_errno : EIO);
+		return PC_EIO;
+	}
+	if (!pc_rust_is_utf8(out->data ? out->data : "", out->len)) {
+		pc_buf_adds(msg, PC_RUST_IO_INVALID_UTF8);
+		return PC_EIO;
+	}
+	return 0;
+}
+
+int pc_host_render_prompt_sent(struct pc_host *h, const struct pc_plugin *p,
+			       const struct pc_command_cfg *c,
+			       const char *sent, const char *args,
+			       struct pc_call_result *r)
 {
 	struct pc_buf tmpl = PC_BUF_INIT((size_t)64 << 20);
-	struct pc_err ferr = PC_ERR_INIT;
+	struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
 	char ts[32];
 	const char *vals[6];
-	char *text;
+	char *text, *t;
 	size_t start;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = pc_fs_read_stream(c->prompt_file, &tmpl, PC_FS_STREAM_MS, &ferr);
+	rc = read_prompt(c->prompt_file, &tmpl, &m);
 	if (rc == PC_ETIMEDOUT) {
 		/* R7.6 read_to_string of a FIFO a plugin put there: the host
 		 * blocks until a writer closes it, without a deadline */
 		set(r, PC_OUT_TIMEOUT, false,
 		    pc_xasprintf("prompt_file of command '%s': %s (the host's read has no deadline)",
-				 c->name, ferr.msg));
+				 c->name, pc_buf_cstr(&m)));
+		pc_buf_release(&m);
 		pc_buf_release(&tmpl);
 		return 0;
 	}
 	if (rc < 0) {
-		struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
+		struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 
-		pc_buf_adds(&m, "prompt_file ");
-		pc_rust_debug_path(&m, c->prompt_file, strlen(c->prompt_file));
-		pc_buf_addf(&m, " for command '%s' could not be read: ", c->name);
-		pc_rust_io_error(&m, ferr.sys_errno);
-		set(r, PC_OUT_SPAWN_ERROR, false, pc_buf_detach(&m, NULL));
+		pc_buf_adds(&e, "prompt_file ");
+		pc_rust_debug_path(&e, c->prompt_file, strlen(c->prompt_file));
+		pc_buf_addf(&e, " for command '%s' could not be read: %s",
+			    c->name, pc_buf_cstr(&m));
+		set(r, PC_OUT_SPAWN_ERROR, false, pc_buf_detach(&e, NULL));
+		pc_buf_release(&m);
 		pc_buf_release(&tmpl);
 		return 0;
 	}
@@ -226,22 +270,33 @@ int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
 	vals[3] = ts;
 	vals[4] = p->name;
 	vals[5] = c->name;
-	text = render(pc_buf_cstr(&tmpl), vals);
+	/* the template may hold NULs: render its host-text form */
+	t = pc_serde_text_new(pc_buf_cstr(&tmpl), tmpl.len);
+	text = render(t, vals);
+	free(t);
 	pc_buf_release(&tmpl);
-	if (strlen(text) > PC_MAX_PROMPT_BYTES) {
+	if (pc_serde_text_len(text) > PC_MAX_PROMPT_BYTES) {
 		free(text);
 		set(r, PC_OUT_OUTPUT_TOO_LARGE, false,
 		    pc_xasprintf("rendered prompt for command '%s' exceeds the 262144 byte limit",
 				 c->name));
 	} else if (!pc_rust_trim(text, strlen(text), &start)) {
+		/* the dispatcher's check, with the name as the client sent it */
 		free(text);
 		set(r, PC_OUT_EMPTY_STDOUT, false,
 		    pc_xasprintf("/%s requires a request. Usage: /%s <research request>",
-				 c->name, c->name));
+				 sent, sent));
 	} else {
 		set(r, PC_OUT_OK, true, text);
 	}
 	return 0;
+}
+
+int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
+			  const struct pc_command_cfg *c, const char *args,
+			  struct pc_call_result *r)
+{
+	return pc_host_render_prompt_sent(h, p, c, c->name, args, r);
 }
 
 void pc_call_result_release(struct pc_call_result *r)

@@ -81,14 +81,15 @@ static void judge(struct pc_hook_result *r, const struct pc_plugin *p,
 {
 	char *prefix = pc_xasprintf("hook '%s'", pc_hook_point_name(point));
 	struct pc_err perr = PC_ERR_INIT;
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
 	cJSON *v = NULL;
-	char *msg, *out, *m;
+	char *msg, *m;
 	enum pc_outcome o = pc__host_judge(x, cfg->script, "script", prefix,
 					   cfg->timeout_ms, &msg, &out);
 
 	if (o != PC_OUT_OK) {
 		fail(r, p, point, o, msg);
-	} else if (pc_serde_parse(out, strlen(out), &v, &perr) < 0) {
+	} else if (pc_serde_parse(pc_buf_cstr(&out), out.len, &v, &perr) < 0) {
 		m = pc_xasprintf("%s returned invalid JSON: %s", prefix, perr.msg);
 		fail(r, p, point, PC_OUT_INVALID_JSON, m);
 		free(m);
@@ -97,7 +98,7 @@ static void judge(struct pc_hook_result *r, const struct pc_plugin *p,
 	}
 	cJSON_Delete(v);
 	free(msg);
-	free(out);
+	pc_buf_release(&out);
 	free(prefix);
 }
 

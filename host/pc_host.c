@@ -58,6 +58,13 @@ const char *pc_host_getenv(const struct pc_host *h, const char *name)
 	return found;
 }
 
+const char *pc_host_env_var(const struct pc_host *h, const char *name)
+{
+	const char *v = pc_host_getenv(h, name);
+
+	return v && pc_rust_is_utf8(v, strlen(v)) ? v : NULL;
+}
+
 const char *pc_host_session_file_name(const struct pc_host *h)
 {
 	const char *s = strrchr(h->session_path, '/');
@@ -120,7 +127,7 @@ static void child_env(const struct pc_host *h, const struct pc_strvec *extra,
 	};
 
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
-		const char *v = pc_host_getenv(h, keep[i]);
+		const char *v = pc_host_env_var(h, keep[i]);
 
 		if (v)
 			pc_strvec_pushf(env, "%s=%s", keep[i], v);
@@ -218,7 +225,7 @@ void pc__host_argv(struct pc_host *h, const char *script,
 	if (!strcmp(ext, "py")) {
 		pc_strvec_push(argv, python(h));
 	} else if (!strcmp(ext, "sh") || !strcmp(ext, "bash")) {
-		shell = pc_host_getenv(h, "CATALYST_CODE_SHELL");
+		shell = pc_host_env_var(h, "CATALYST_CODE_SHELL");
 		pc_strvec_push(argv, shell ? shell : "bash");
 	} else if (!strcmp(ext, "ps1")) {
 		pc_strvec_push(argv, "pwsh");
@@ -380,9 +387,22 @@ enum pc__verdict pc__host_verdict(const struct pc_exchange *x,
 	}
 }
 
+/* String::from_utf8_lossy(bytes).trim(), raw bytes (NULs kept) into out. */
+static void lossy_trimmed(const struct pc_buf *bytes, struct pc_buf *out)
+{
+	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t start, n;
+
+	pc_rust_lossy_utf8(&lossy, pc_buf_cstr(bytes), bytes->len);
+	n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
+	pc_buf_add(out, pc_buf_cstr(&lossy) + start, n);
+	pc_buf_release(&lossy);
+}
+
 bool pc__host_failed_exit(const struct pc_exchange *x, struct pc_buf *status)
 {
 	const struct pc_proc_result *r = &x->proc;
+	struct pc_buf err = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	if (!r->term_signal && r->exit_code == 0)
 		return false;
@@ -390,48 +410,27 @@ bool pc__host_failed_exit(const struct pc_exchange *x, struct pc_buf *status)
 			    r->term_signal ? r->term_signal : r->exit_code,
 			    r->core_dumped);
 	pc_buf_adds(status, ": ");
-	{
-		struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
-		size_t start, n;
-
-		pc_rust_lossy_utf8(&lossy, x->proc.err.data ? x->proc.err.data : "",
-				   x->proc.err.len);
-		n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
-		pc_buf_add(status, pc_buf_cstr(&lossy) + start, n);
-		pc_buf_release(&lossy);
-	}
+	lossy_trimmed(&x->proc.err, &err);
+	pc_serde_text_add(status, pc_buf_cstr(&err), err.len);
+	pc_buf_release(&err);
 	return true;
 }
 
-char *pc__host_trimmed_stdout(const struct pc_exchange *x)
+void pc__host_trimmed_stdout(const struct pc_exchange *x, struct pc_buf *out)
 {
-	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
-	size_t start, n;
-	char *s;
-
-	pc_rust_lossy_utf8(&lossy, x->proc.out.data ? x->proc.out.data : "",
-			   x->proc.out.len);
-	n = pc_rust_trim(pc_buf_cstr(&lossy), lossy.len, &start);
-	s = pc_xmemdup(pc_buf_cstr(&lossy) + start, n);
-	/* Callers treat the text as a C string. A NUL is neither whitespace
-	 * nor valid anywhere in JSON, and neither is U+0001: serde_json fails
-	 * on both with the same error at the same place, so substitute it
-	 * rather than cut the text short. */
-	for (size_t i = 0; i < n; i++)
-		if (!s[i])
-			s[i] = '\x01';
-	pc_buf_release(&lossy);
-	return s;
+	lossy_trimmed(&x->proc.out, out);
 }
 
 enum pc_outcome pc__host_judge(const struct pc_exchange *x, const char *script,
 			       const char *spawn_label, const char *prefix,
-			       uint64_t timeout_ms, char **msg, char **out)
+			       uint64_t timeout_ms, char **msg,
+			       struct pc_buf *out)
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	enum pc_outcome o = PC_OUT_OK;
 
-	*msg = *out = NULL;
+	*msg = NULL;
+	pc_buf_reset(out);
 	switch (pc__host_verdict(x, script, spawn_label, &e)) {
 	case PC__V_TIMEOUT:
 		o = PC_OUT_TIMEOUT;
@@ -453,12 +452,10 @@ enum pc_outcome pc__host_judge(const struct pc_exchange *x, const char *script,
 					    pc_buf_cstr(&e));
 			break;
 		}
-		*out = pc__host_trimmed_stdout(x);
-		if (!**out) {
+		pc__host_trimmed_stdout(x, out);
+		if (!out->len) {
 			o = PC_OUT_EMPTY_STDOUT;
 			*msg = pc_xasprintf("%s returned empty stdout", prefix);
-			free(*out);
-			*out = NULL;
 		}
 		break;
 	}

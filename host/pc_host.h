@@ -121,6 +121,12 @@ void pc_host_release(struct pc_host *h);
 void pc_host_set_cwd(struct pc_host *h, const char *dir);
 /* pc_host_getenv - the emulated host's value of `name`, or NULL. */
 const char *pc_host_getenv(const struct pc_host *h, const char *name);
+/* pc_host_env_var - std::env::var(name).ok(): as pc_host_getenv, but NULL
+ * also when the value is not valid UTF-8 - the host then acts as if the
+ * variable were unset (it copies PATH, HOME, ... to a plugin only through
+ * env::var, R5.3; CATALYST_CODE_SHELL, env_passthrough and the headless
+ * probe read it too, R5.2, R8.5). Borrowed. */
+const char *pc_host_env_var(const struct pc_host *h, const char *name);
 
 /* pc_host_run_hook - execute_hook (R4.3) for `point` of plugin `p`:
  * builds the context (R4.5: args only when pass_args and `args` != NULL;
@@ -157,13 +163,26 @@ int pc_host_run_command(struct pc_host *h, const struct pc_plugin *p,
 			struct pc_call_result *r, struct pc_exchange *x,
 			struct pc_err *err);
 
-/* pc_host_render_prompt - R7.5/R7.6: read the prompt file fresh, render
- * the template sequentially, apply the 256 KiB cap and the empty-prompt
- * rule. On success r->ok is true and r->output is the prompt text; else
- * r->ok is false and r->output is the host's error event text. Returns 0. */
+/* pc_host_render_prompt - R7.5/R7.6: read the prompt file fresh (as
+ * read_to_string: a file that is not UTF-8 any more fails at this call
+ * with `prompt_file "<abs>" for command '<name>' could not be read: stream
+ * did not contain valid UTF-8`, though the load only checked its size),
+ * render the template sequentially, apply the 256 KiB cap and the
+ * empty-prompt rule. On success r->ok is true and r->output is the prompt
+ * text; else r->ok is false and r->output is the host's error event text.
+ * Returns 0. */
 int pc_host_render_prompt(struct pc_host *h, const struct pc_plugin *p,
 			  const struct pc_command_cfg *c, const char *args,
 			  struct pc_call_result *r);
+/* pc_host_render_prompt_sent - pc_host_render_prompt for the command name
+ * `sent` as the client sent it (R7.2): the lookup stripped one leading
+ * '/', but the dispatcher's empty-prompt message uses the name as sent
+ * ("//go requires a request. Usage: //go <research request>" for "/go");
+ * {{command}} and the other messages use c->name. */
+int pc_host_render_prompt_sent(struct pc_host *h, const struct pc_plugin *p,
+			       const struct pc_command_cfg *c,
+			       const char *sent, const char *args,
+			       struct pc_call_result *r);
 
 /* The session id as a command sees it: the file name only (R7.3). */
 const char *pc_host_session_file_name(const struct pc_host *h);

@@ -29,19 +29,23 @@ enum pc__verdict pc__host_verdict(const struct pc_exchange *x,
 				  const char *script, const char *spawn_label,
 				  struct pc_buf *msg);
 /* For a non-success exit append "<ExitStatus>: <trimmed stderr>" to
- * status and return true. */
+ * status (host text: a NUL in stderr as C0 80, pc_serde.h) and return
+ * true. */
 bool pc__host_failed_exit(const struct pc_exchange *x, struct pc_buf *status);
-/* Lossy-decoded, trimmed stdout (new string). */
-char *pc__host_trimmed_stdout(const struct pc_exchange *x);
+/* Lossy-decoded, trimmed stdout as raw bytes (NULs kept), appended to out. */
+void pc__host_trimmed_stdout(const struct pc_exchange *x, struct pc_buf *out);
 /* The failure steps every runner shares (R4.3 steps 3-7, R6.2.2-4, R7.4,
- * R8.3, R9.4). Returns PC_OUT_OK with *out the lossy, trimmed stdout (new
- * string) when the script exited 0 with something on stdout; otherwise
- * the outcome and *msg (new string) "<prefix> timed out after <N>ms",
- * "<prefix> wait error: <e>", "<prefix> exited with <status>: <stderr>"
- * or "<prefix> returned empty stdout". The other pointer is NULL. */
+ * R8.3, R9.4). Returns PC_OUT_OK with `out` (reset first) holding the
+ * lossy, trimmed stdout as raw bytes - parse it with its length, turn it
+ * into host text with pc_serde_text_new - when the script exited 0 with
+ * something on stdout; otherwise the outcome and *msg (new host text)
+ * "<prefix> timed out after <N>ms", "<prefix> wait error: <e>",
+ * "<prefix> exited with <status>: <stderr>" or "<prefix> returned empty
+ * stdout" (*msg NULL on PC_OUT_OK). */
 enum pc_outcome pc__host_judge(const struct pc_exchange *x, const char *script,
 			       const char *spawn_label, const char *prefix,
-			       uint64_t timeout_ms, char **msg, char **out);
+			       uint64_t timeout_ms, char **msg,
+			       struct pc_buf *out);
 /* R4.3.11 info / plugin_status events. */
 void pc__host_side_effects(struct pc_exchange *x, const char *plugin,
 			   const char *notify, const char *status);

@@ -93,9 +93,7 @@ static int io_fail(struct pc_err *err, int e, const char *what, const char *a,
 		pc_buf_adds(&m, " -> ");
 		pc_rust_debug_path(&m, b, strlen(b));
 	}
-	pc_buf_adds(&m, ": ");
-	pc_rust_io_error(&m, e);
-	rc = pc_err_set_errno(err, PC_EIO, e, "%s", pc_buf_cstr(&m));
+	rc = pc_rust_err_io(err, PC_EIO, e, "%s", pc_buf_cstr(&m));
 	pc_buf_release(&m);
 	return rc;
 }
@@ -170,8 +168,7 @@ static int copy_entry(const char *src, const char *dst, struct pc_strvec *log,
 	struct stat st;
 
 	if (lstat(src, &st) != 0)
-		return pc_err_set_errno(err, PC_EIO, errno,
-					"file_type error: %s", strerror(errno));
+		return pc_rust_err_io(err, PC_EIO, errno, "file_type error");
 	if (S_ISLNK(st.st_mode)) {
 		copy_link(src, dst, log);
 	} else if (S_ISDIR(st.st_mode)) {
@@ -198,6 +195,9 @@ int pc_install_copy_dir(const char *src, const char *dst, struct pc_strvec *log,
 
 	if (pc_fs_mkdir_p(dst, NULL) != 0)
 		return io_fail(err, errno, "mkdir", dst, NULL);
+	/* create_dir_all: an existing path that is no directory is EEXIST */
+	if (!pc_fs_is_dir(dst))
+		return io_fail(err, EEXIST, "mkdir", dst, NULL);
 	d = opendir(src);
 	if (!d)
 		return io_fail(err, errno, "read_dir", src, NULL);
@@ -440,10 +440,9 @@ static int save_store(const char *path, const cJSON *store, struct pc_err *err)
 	pc_buf_adds(&b, "\n}");
 	if (pc_fs_write(tmp, b.data, b.len, NULL) != 0 ||
 	    rename(tmp, path) != 0)
-		rc = pc_err_set_errno(
-			err, PC_EIO, errno,
-			"failed to write plugin trust store %s: %s", path,
-			strerror(errno));
+		rc = pc_rust_err_io(err, PC_EIO, errno,
+				    "failed to write plugin trust store %s",
+				    path);
 	unlink(tmp);
 	free(tmp);
 	pc_buf_release(&b);
@@ -464,9 +463,8 @@ int pc_install_record_installed(const char *home, const char *workspace,
 	pc_fs_mkdir_p(dir, NULL);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || fcntl(fd, F_SETLKW, &fl) != 0) {
-		rc = pc_err_set_errno(err, PC_EIO, errno,
-				      "failed to lock plugin trust store: %s",
-				      strerror(errno));
+		rc = pc_rust_err_io(err, PC_EIO, errno,
+				    "failed to lock plugin trust store");
 		goto out;
 	}
 	store = load_store(path);

@@ -91,8 +91,7 @@ out:
 		close(fd);
 	if (!e)
 		return 0;
-	return pc_err_set_errno(err, PC_EIO, e, "extract %s: %s", out,
-				strerror(e));
+	return pc_rust_err_io(err, PC_EIO, e, "extract %s", out);
 }
 
 static char *rel_to(const char *path, const char *dir)
@@ -256,10 +255,8 @@ static int open_zip(const char *path, zip_t **za, struct pc_err *err)
 	int e = 0;
 
 	if (stat(path, &st) != 0)
-		return pc_err_set_errno(
-			err, PC_EIO, errno,
-			"download release source zip failed: %s",
-			strerror(errno));
+		return pc_rust_err_io(err, PC_EIO, errno,
+				      "download release source zip failed");
 	if ((uint64_t)st.st_size > PC_INSTALL_MAX_ZIP_BYTES)
 		return pc_err_set(
 			err, PC_EINVAL,

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,22 +187,41 @@ bool pc__path_starts_with(const char *path, const char *base)
 
 char *pc__path_join(const char *base, const char *rel)
 {
-	if (rel[0] == '/')
+	if (rel[0] == '/' || !base[0])
 		return pc_xstrdup(rel);
 	return pc_fs_join(base, rel);
 }
 
-/* Rust: "<prefix> <{:?} of rel> <what>" */
-static int script_error(struct pc_err *err, const char *prefix,
+int pc__mfail(struct pc_buf *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	pc_buf_reset(e);
+	va_start(ap, fmt);
+	pc_buf_vaddf(e, fmt, ap);
+	va_end(ap);
+	return PC_EMANIFEST;
+}
+
+/* Rust: "<prefix> <{:?} of rel> <what>" (rel a str: ' is not escaped) */
+static int script_error(struct pc_buf *e, const char *prefix,
 			const char *rel, const char *what)
 {
 	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
 
-	pc_rust_debug_str(&q, rel, strlen(rel));
-	pc_err_set(err, PC_EMANIFEST, "%s %s %s", prefix, pc_buf_cstr(&q),
-		   what);
+	pc_rust_debug_text(&q, rel);
+	pc__mfail(e, "%s %s %s", prefix, pc_buf_cstr(&q), what);
 	pc_buf_release(&q);
 	return PC_EMANIFEST;
+}
+
+/* A manifest path holding U+0000 (stored as C0 80): Rust cannot hand it
+ * to the OS, so canonicalize fails (the joined path is kept) and
+ * exists()/metadata() are false - whatever a file named with the bytes
+ * C0 80 may exist. */
+static bool has_nul(const char *text)
+{
+	return strstr(text, "\xc0\x80") != NULL;
 }
 
 /* The confinement steps shared by scripts and prompt files (R2.9 steps
@@ -211,29 +231,29 @@ static int script_error(struct pc_err *err, const char *prefix,
  * `missing` is the text for a failed stat(). */
 static int confine(const char *canon_dir, const char *rel, const char *prefix,
 		   const char *missing, char **canon, struct stat *st,
-		   struct pc_err *err)
+		   struct pc_buf *e)
 {
 	char *abs;
 
 	*canon = NULL;
 	if (pc__path_has_parent(rel))
-		return script_error(err, prefix, rel,
+		return script_error(e, prefix, rel,
 				    "escapes the plugin directory");
 	abs = pc__path_join(canon_dir, rel);
-	*canon = pc_fs_realpath(abs);
+	*canon = has_nul(rel) ? NULL : pc_fs_realpath(abs);
 	if (!*canon)
 		*canon = pc_xstrdup(abs);
 	free(abs);
 	if (!pc__path_starts_with(*canon, canon_dir)) {
 		free(*canon);
 		*canon = NULL;
-		return script_error(err, prefix, rel,
+		return script_error(e, prefix, rel,
 				    "escapes the plugin directory");
 	}
-	if (stat(*canon, st) < 0) {
+	if (has_nul(rel) || stat(*canon, st) < 0) {
 		free(*canon);
 		*canon = NULL;
-		return script_error(err, prefix, rel, missing);
+		return script_error(e, prefix, rel, missing);
 	}
 	return 0;
 }
@@ -241,38 +261,38 @@ static int confine(const char *canon_dir, const char *rel, const char *prefix,
 /* canon_dir NULL (pc_manifest_check_text): only the lexical step 1 of
  * R2.9; *out is a copy of rel. */
 static int lexical_only(const char *rel, const char *prefix, char **out,
-			struct pc_err *err)
+			struct pc_buf *e)
 {
 	*out = NULL;
 	if (pc__path_has_parent(rel))
-		return script_error(err, prefix, rel,
+		return script_error(e, prefix, rel,
 				    "escapes the plugin directory");
 	*out = pc_xstrdup(rel);
 	return 0;
 }
 
 int pc__validate_script(const char *canon_dir, const char *rel,
-			const char *prefix, char **out, struct pc_err *err)
+			const char *prefix, char **out, struct pc_buf *e)
 {
 	struct stat st;
 	int rc;
 
 	if (!canon_dir)
-		return lexical_only(rel, prefix, out, err);
-	rc = confine(canon_dir, rel, prefix, "does not exist", out, &st, err);
+		return lexical_only(rel, prefix, out, e);
+	rc = confine(canon_dir, rel, prefix, "does not exist", out, &st, e);
 	if (rc)
 		return rc;
 	if (!(st.st_mode & 0111)) {
 		free(*out);
 		*out = NULL;
-		return script_error(err, prefix, rel,
+		return script_error(e, prefix, rel,
 				    "is not executable (try chmod +x)");
 	}
 	return 0;
 }
 
 int pc__validate_prompt_file(const char *canon_dir, const char *rel,
-			     char **out, struct pc_err *err)
+			     char **out, struct pc_buf *e)
 {
 	const char *why = NULL;
 	struct stat st;
@@ -280,12 +300,12 @@ int pc__validate_prompt_file(const char *canon_dir, const char *rel,
 
 	*out = NULL;
 	if (rel[0] == '/')
-		return script_error(err, "prompt_file", rel,
+		return script_error(e, "prompt_file", rel,
 				    "must be relative to the plugin directory");
 	if (!canon_dir)
-		return lexical_only(rel, "prompt_file", out, err);
+		return lexical_only(rel, "prompt_file", out, e);
 	rc = confine(canon_dir, rel, "prompt_file",
-		     "does not exist or is unreadable", out, &st, err);
+		     "does not exist or is unreadable", out, &st, e);
 	if (rc)
 		return rc;
 	if (!S_ISREG(st.st_mode))
@@ -296,5 +316,5 @@ int pc__validate_prompt_file(const char *canon_dir, const char *rel,
 		return 0;
 	free(*out);
 	*out = NULL;
-	return script_error(err, "prompt_file", rel, why);
+	return script_error(e, "prompt_file", rel, why);
 }

@@ -131,10 +131,35 @@ struct pc_manifest_env {
  * On success stores a new plugin in *out (free with pc_plugin_free) and
  * returns 0. On rejection returns PC_EMANIFEST with the host's exact error
  * (e.g. `hook script "hooks/x.sh" does not exist`) in err->msg and *out
- * NULL; the host then logs `[plugins] failed to load plugin in "<dir
- * name>": <msg>` (pc_manifest_load_error_line). Borrows dir and env. */
+ * NULL (err->msg keeps at most 1023 bytes of it: pc_manifest_load_report
+ * gives the whole text); the host then logs `[plugins] failed to load
+ * plugin in "<dir name>": <msg>` (pc_manifest_load_error_line). Strings
+ * taken from plugin.json, in *out and in messages, are host text in the
+ * stored form of pc_serde.h (a "\u0000" is the bytes C0 80). Borrows dir
+ * and env. */
 int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
 		     struct pc_plugin **out, struct pc_err *err);
+
+/* What a load says beyond its verdict (pc_manifest_load_report); each
+ * pointer may be NULL. */
+struct pc_manifest_report {
+	/* gets the host's stderr lines of this load appended, in its order
+	 * (spec R1.11, R1.12): every "[plugins] unknown hook point ..." line
+	 * of the hooks it went through - also when a later entry then fails
+	 * - and, on a rejection, the "[plugins] failed to load plugin in
+	 * \"<dir name>\": <msg>" line last */
+	struct pc_strvec *log;
+	/* on a rejection, set to the host's whole error text (new string,
+	 * caller frees; err->msg holds at most 1023 bytes of it), else NULL */
+	char **error;
+};
+
+/* pc_manifest_load_report - pc_manifest_load that also fills what `rep`
+ * asks for (NULL: nothing). Same returns and ownership. */
+int pc_manifest_load_report(const char *dir, const struct pc_manifest_env *env,
+			    struct pc_plugin **out,
+			    const struct pc_manifest_report *rep,
+			    struct pc_err *err);
 
 /* pc_manifest_check_text - pc_manifest_load judging plugin.json's text
  * only: read and UTF-8 (R2.1), serde decoding (R2.1-R2.4: syntax, types,

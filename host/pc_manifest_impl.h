@@ -9,8 +9,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "pc_buf.h"
 #include "pc_err.h"
 #include "pc_strvec.h"
+
+/* The loader's errors are the host's Strings, whole: every function below
+ * that fails writes the host's message into `e` (replacing what it held;
+ * unbounded, unlike pc_err's 1 KiB) and returns PC_EMANIFEST. */
+int pc__mfail(struct pc_buf *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The string value of key `k` in a decoded manifest object, or NULL. */
 const char *pc__jstr(const cJSON *o, const char *k);
@@ -23,7 +30,8 @@ void pc__path_components(const char *p, struct pc_strvec *out);
 bool pc__path_has_parent(const char *p);
 /* Path::starts_with: component-wise prefix. */
 bool pc__path_starts_with(const char *path, const char *base);
-/* PathBuf::join: an absolute `rel` replaces `base`. New string. */
+/* PathBuf::join: an absolute `rel` replaces `base`, an empty `base`
+ * gives `rel`, no '/' is doubled. New string. */
 char *pc__path_join(const char *base, const char *rel);
 /* validate_plugin_script (R2.9, R2.10) with `prefix` "hook script" or
  * "script"; *out gets the canonical path (new string). PC_EMANIFEST.
@@ -32,9 +40,9 @@ char *pc__path_join(const char *base, const char *rel);
  * The same holds for pc__validate_prompt_file (after its absolute-path
  * check, R2.12). */
 int pc__validate_script(const char *canon_dir, const char *rel,
-			const char *prefix, char **out, struct pc_err *err);
+			const char *prefix, char **out, struct pc_buf *e);
 /* validate_prompt_file (R2.12). PC_EMANIFEST. */
 int pc__validate_prompt_file(const char *canon_dir, const char *rel,
-			     char **out, struct pc_err *err);
+			     char **out, struct pc_buf *e);
 
 #endif

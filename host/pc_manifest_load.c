@@ -39,17 +39,17 @@ static bool trims_nonempty(const char *s)
 	return s && pc_rust_trim(s, strlen(s), &start) > 0;
 }
 
-static int check_name(const char *name, struct pc_err *err)
+static int check_name(const char *name, struct pc_buf *e)
 {
 	struct pc_buf q = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	if (!*name)
-		return pc_err_set(err, PC_EMANIFEST, "plugin name is empty");
+		return pc__mfail(e, "plugin name is empty");
 	if (strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/') &&
 	    !strchr(name, '\\'))
 		return 0;
-	pc_rust_debug_str(&q, name, strlen(name));
-	pc_err_set(err, PC_EMANIFEST,
+	pc_rust_debug_text(&q, name);
+	pc__mfail(e,
 		   "plugin name contains a path separator: %s", pc_buf_cstr(&q));
 	pc_buf_release(&q);
 	return PC_EMANIFEST;
@@ -126,20 +126,20 @@ static void infer_required(const cJSON *m, struct pc_strvec *req)
 	sort_vec(req);
 }
 
-static int join_error(struct pc_err *err, const char *head,
+static int join_error(struct pc_buf *e, const char *head,
 		      const struct pc_strvec *v)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	for (size_t i = 0; i < v->nr; i++)
 		pc_buf_addf(&b, "%s%s", i ? ", " : "", v->v[i]);
-	pc_err_set(err, PC_EMANIFEST, "%s%s", head, pc_buf_cstr(&b));
+	pc__mfail(e, "%s%s", head, pc_buf_cstr(&b));
 	pc_buf_release(&b);
 	return PC_EMANIFEST;
 }
 
 /* validate_manifest_capabilities (R2.6, R3.3, R3.4). */
-static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
+static int check_capabilities(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *m = p->manifest, *decl = pc_serde_get(m, "capabilities");
 	struct pc_strvec unknown = PC_STRVEC_INIT, missing = PC_STRVEC_INIT;
@@ -148,7 +148,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
 
 	p->protocol_version = (uint32_t)pc__ju64(m, "protocol_version", 1);
 	if (p->protocol_version > 1)
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "plugin protocol version %u is newer than supported (1)",
 				  p->protocol_version);
 	infer_required(m, &p->required);
@@ -164,7 +164,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
 		add_unique(&unknown, c->valuestring);
 	sort_vec(&unknown);
 	if (unknown.nr) {
-		rc = join_error(err, "plugin declares unknown capabilities: ",
+		rc = join_error(e, "plugin declares unknown capabilities: ",
 				&unknown);
 		goto out;
 	}
@@ -178,7 +178,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_err *err)
 			pc_strvec_push(&missing, p->required.v[i]);
 	}
 	if (missing.nr) {
-		rc = join_error(err,
+		rc = join_error(e,
 				"plugin is denied because its manifest is missing required capabilities: ",
 				&missing);
 		goto out;
@@ -193,7 +193,7 @@ out:
 
 /* Hooks, in the decoded map's order (the host's HashMap order is
  * unspecified, which only matters when several hooks are bad). */
-static int load_hooks(struct pc_plugin *p, struct pc_err *err)
+static int load_hooks(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *h;
 
@@ -211,7 +211,7 @@ static int load_hooks(struct pc_plugin *p, struct pc_err *err)
 			continue;
 		}
 		rc = pc__validate_script(p->source_path, pc__jstr(h, "script"),
-					 "hook script", &script, err);
+					 "hook script", &script, e);
 		if (rc)
 			return rc;
 		cfg = &p->hooks[point];
@@ -228,7 +228,7 @@ static int load_hooks(struct pc_plugin *p, struct pc_err *err)
 	return 0;
 }
 
-static int load_tools(struct pc_plugin *p, struct pc_err *err)
+static int load_tools(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *tools = pc_serde_get(p->manifest, "tools"), *t;
 
@@ -242,10 +242,10 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
 		int rc;
 
 		if (!*name)
-			return pc_err_set(err, PC_EMANIFEST,
+			return pc__mfail(e,
 					  "plugin declares a tool with an empty name");
 		rc = pc__validate_script(p->source_path, pc__jstr(t, "script"),
-					 "script", &tc->script, err);
+					 "script", &tc->script, e);
 		if (rc)
 			return rc;
 		p->ntools++;
@@ -256,7 +256,7 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
 		if (!kind)
 			kind = "destructive";
 		if (strcmp(kind, "readonly") && strcmp(kind, "destructive"))
-			return pc_err_set(err, PC_EMANIFEST,
+			return pc__mfail(e,
 					  "tool '%s' has invalid kind '%s' (use 'readonly' or 'destructive')",
 					  name, kind);
 		tc->readonly = !strcmp(kind, "readonly");
@@ -277,33 +277,33 @@ static int load_tools(struct pc_plugin *p, struct pc_err *err)
 
 /* R2.7 steps 3-4: the mode matrix. Returns 1 Script, 2 AgentTurn, or an
  * error. */
-static int command_mode(const cJSON *c, const char *name, struct pc_err *err)
+static int command_mode(const cJSON *c, const char *name, struct pc_buf *e)
 {
 	bool hs = trims_nonempty(pc__jstr(c, "script"));
 	bool hp = trims_nonempty(pc__jstr(c, "prompt_file"));
 	const char *mode = pc__jstr(c, "mode");
 
 	if (hs && hp)
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "command '%s' declares both `script` and `prompt_file`; use exactly one",
 				  name);
 	if (!hs && !hp)
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "command '%s' declares neither `script` nor `prompt_file`; set one",
 				  name);
 	if (hs && mode && strcmp(mode, "script"))
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "command '%s' has `script` but mode=\"%s\" (expected \"script\")",
 				  name, mode);
 	if (hp && mode && strcmp(mode, "agent_turn"))
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "command '%s' has `prompt_file` but mode=\"%s\" (expected \"agent_turn\")",
 				  name, mode);
 	return hs ? 1 : 2;
 }
 
 static int load_command(struct pc_plugin *p, const cJSON *c,
-			struct pc_err *err)
+			struct pc_buf *e)
 {
 	char *name = trimmed(pc__jstr(c, "name"));
 	const char *n = name[0] == '/' ? name + 1 : name;
@@ -315,22 +315,22 @@ static int load_command(struct pc_plugin *p, const cJSON *c,
 		return 0;
 	}
 	if (pc_is_reserved_command(n)) {
-		rc = pc_err_set(err, PC_EMANIFEST,
+		rc = pc__mfail(e,
 				"command '%s' collides with a reserved builtin slash command",
 				n);
 		goto out;
 	}
-	mode = rc = command_mode(c, n, err);
+	mode = rc = command_mode(c, n, e);
 	if (rc < 0)
 		goto out;
 	cc = &p->commands[p->ncommands];
 	if (mode == 1)
 		rc = pc__validate_script(p->source_path, pc__jstr(c, "script"),
-					 "script", &cc->script, err);
+					 "script", &cc->script, e);
 	else
 		rc = pc__validate_prompt_file(p->source_path,
 					      pc__jstr(c, "prompt_file"),
-					      &cc->prompt_file, err);
+					      &cc->prompt_file, e);
 	if (rc)
 		goto out;
 	p->ncommands++;
@@ -343,7 +343,7 @@ out:
 	return rc;
 }
 
-static int load_commands(struct pc_plugin *p, struct pc_err *err)
+static int load_commands(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *cmds = pc_serde_get(p->manifest, "commands"), *c;
 
@@ -351,7 +351,7 @@ static int load_commands(struct pc_plugin *p, struct pc_err *err)
 				 sizeof(*p->commands));
 	cJSON_ArrayForEach(c, cmds)
 	{
-		int rc = load_command(p, c, err);
+		int rc = load_command(p, c, e);
 
 		if (rc)
 			return rc;
@@ -359,7 +359,7 @@ static int load_commands(struct pc_plugin *p, struct pc_err *err)
 	return 0;
 }
 
-static int load_memory(struct pc_plugin *p, struct pc_err *err)
+static int load_memory(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *m = pc_serde_get(p->manifest, "memory_provider");
 	char *script;
@@ -368,10 +368,10 @@ static int load_memory(struct pc_plugin *p, struct pc_err *err)
 	if (!m)
 		return 0;
 	if (!trims_nonempty(pc__jstr(m, "script")))
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "memory_provider.script is empty");
 	rc = pc__validate_script(p->source_path, pc__jstr(m, "script"), "script",
-				 &script, err);
+				 &script, e);
 	if (rc)
 		return rc;
 	p->memory = pc_xcalloc(1, sizeof(*p->memory));
@@ -381,13 +381,13 @@ static int load_memory(struct pc_plugin *p, struct pc_err *err)
 }
 
 int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
-		   struct pc_err *err);
+		   struct pc_buf *e);
 
 /* The host's checks after serde, in its order (R2.9 load order). With
  * !files, source_path stays NULL, which makes every script and prompt
  * file check lexical only (pc__validate_script). */
 static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
-		       bool files, struct pc_err *err)
+		       bool files, struct pc_buf *e)
 {
 	const cJSON *m = p->manifest, *d;
 	int rc;
@@ -398,106 +398,123 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	p->system_prompt = dupor(pc__jstr(m, "system_prompt"), "");
 	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
 		pc_strvec_push(&p->disable_tools, d->valuestring);
-	if ((rc = check_name(p->name, err)) ||
-	    (rc = check_capabilities(p, err)))
+	if ((rc = check_name(p->name, e)) ||
+	    (rc = check_capabilities(p, e)))
 		return rc;
 	if (files) {
 		p->source_path = pc_fs_realpath(p->dir);
 		if (!p->source_path)
 			p->source_path = pc_xstrdup(p->dir);
 	}
-	if ((rc = load_hooks(p, err)) || (rc = load_tools(p, err)) ||
-	    (rc = load_commands(p, err)) || (rc = pc__load_oauth(p, env, err)))
+	if ((rc = load_hooks(p, e)) || (rc = load_tools(p, e)) ||
+	    (rc = load_commands(p, e)) || (rc = pc__load_oauth(p, env, e)))
 		return rc;
-	return load_memory(p, err);
+	return load_memory(p, e);
 }
 
-/* R2.1: read_to_string then serde. A FIFO would block the host's read
- * forever and /dev/zero would fill its memory: plugcheck refuses anything
- * but a regular file (the size cap is raw->max). */
+/* R2.1: read_to_string (pc_rust_read_to_string: the host's io::Error
+ * texts, "Is a directory (os error 21)" for a directory, "stream did not
+ * contain valid UTF-8"), then serde. */
 static int read_manifest(const char *path, struct pc_buf *raw,
-			 struct pc_err *err)
+			 struct pc_buf *e)
 {
-	struct pc_err ferr = PC_ERR_INIT;
-	struct stat st;
-	size_t start;
-	int rc;
 	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
 
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return pc_err_set(err, PC_EMANIFEST,
-				  "cannot read plugin.json: plugcheck refuses a manifest that is not a regular file");
-	rc = pc_fs_read_capped(path, raw, &ferr);
-	if (rc == PC_EFBIG)
-		return pc_err_set(err, PC_EMANIFEST,
-				  "cannot read plugin.json: plugcheck refuses manifests over %zu bytes",
-				  raw->max);
-	if (rc) {
-		pc_rust_io_error(&msg, ferr.sys_errno);
-		pc_err_set(err, PC_EMANIFEST, "cannot read plugin.json: %s",
-			   pc_buf_cstr(&msg));
+	if (pc_rust_read_to_string(path, raw, &msg) < 0) {
+		pc__mfail(e, "cannot read plugin.json: %s", pc_buf_cstr(&msg));
 		pc_buf_release(&msg);
 		return PC_EMANIFEST;
-	}
-	(void)start;
-	for (size_t i = 0; i < raw->len;) {
-		unsigned cp;
-		size_t k = pc_rust_utf8_next(raw->data + i, raw->len - i, &cp);
-
-		if (!k)
-			return pc_err_set(err, PC_EMANIFEST,
-					  "cannot read plugin.json: stream did not contain valid UTF-8");
-		i += k;
 	}
 	return 0;
 }
 
 static int load(const char *dir, const struct pc_manifest_env *env,
-		bool files, struct pc_plugin **out, struct pc_err *err)
+		bool files, struct pc_plugin **out, struct pc_buf *e)
 {
 	struct pc_plugin *p = pc_xcalloc(1, sizeof(*p));
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
-	struct pc_err perr = PC_ERR_INIT;
+	struct pc_buf perr = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *path = pc_fs_join(dir, "plugin.json");
 	int rc;
 
-	*out = NULL;
+	*out = p;
 	pc_strvec_init(&p->capabilities);
 	pc_strvec_init(&p->required);
 	pc_strvec_init(&p->disable_tools);
 	pc_strvec_init(&p->log);
 	p->dir = pc_xstrdup(dir);
 	p->enabled = true;
-	rc = read_manifest(path, &raw, err);
-	if (!rc && pc_serde_decode(raw.data ? raw.data : "", raw.len,
-				   &pc_serde_plugin_manifest, &p->manifest,
-				   &perr) < 0)
-		rc = pc_err_set(err, PC_EMANIFEST,
-				"plugin.json parse error: %s", perr.msg);
+	rc = read_manifest(path, &raw, e);
+	if (!rc && pc_serde_decode_buf(pc_buf_cstr(&raw), raw.len,
+				       &pc_serde_plugin_manifest, &p->manifest,
+				       NULL, &perr) < 0)
+		rc = pc__mfail(e, "plugin.json parse error: %s",
+			       pc_buf_cstr(&perr));
 	if (!rc)
-		rc = load_parsed(p, env, files, err);
+		rc = load_parsed(p, env, files, e);
 	free(path);
 	pc_buf_release(&raw);
-	if (rc) {
-		pc_plugin_free(p);
-		return rc;
+	pc_buf_release(&perr);
+	return rc;
+}
+
+/* The shared tail of the public loaders: hand over or free the plugin,
+ * the log lines (R1.12, then R1.11 on a rejection) and the message. */
+static int finish(int rc, struct pc_plugin *p, struct pc_buf *e,
+		  const struct pc_manifest_report *want, struct pc_plugin **out,
+		  struct pc_err *err)
+{
+	if (want && want->log)
+		for (size_t i = 0; i < p->log.nr; i++)
+			pc_strvec_push(want->log, p->log.v[i]);
+	if (!rc) {
+		*out = p;
+		pc_buf_release(e);
+		return 0;
 	}
-	*out = p;
-	return 0;
+	if (want && want->log) {
+		char *line = pc_manifest_load_error_line(p->dir, pc_buf_cstr(e));
+
+		pc_strvec_pushf(want->log, "[plugins] %s", line);
+		free(line);
+	}
+	pc_err_set(err, PC_EMANIFEST, "%s", pc_buf_cstr(e));
+	if (want && want->error)
+		*want->error = pc_buf_detach(e, NULL);
+	pc_buf_release(e);
+	pc_plugin_free(p);
+	*out = NULL;
+	return rc;
+}
+
+int pc_manifest_load_report(const char *dir, const struct pc_manifest_env *env,
+			    struct pc_plugin **out,
+			    const struct pc_manifest_report *rep,
+			    struct pc_err *err)
+{
+	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_plugin *p;
+	int rc = load(dir, env, true, &p, &e);
+
+	if (rep && rep->error)
+		*rep->error = NULL;
+	return finish(rc, p, &e, rep, out, err);
 }
 
 int pc_manifest_load(const char *dir, const struct pc_manifest_env *env,
 		     struct pc_plugin **out, struct pc_err *err)
 {
-	return load(dir, env, true, out, err);
+	return pc_manifest_load_report(dir, env, out, NULL, err);
 }
 
 int pc_manifest_check_text(const char *dir, const struct pc_manifest_env *env,
 			   struct pc_err *err)
 {
+	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_plugin *p = NULL;
-	int rc = load(dir, env, false, &p, err);
+	int rc = load(dir, env, false, &p, &e);
 
+	rc = finish(rc, p, &e, NULL, &p, err);
 	pc_plugin_free(p);
 	return rc;
 }

@@ -12,7 +12,7 @@
 #include "pc_xalloc.h"
 
 int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
-		   struct pc_err *err);
+		   struct pc_buf *e);
 
 /* token_path must be exactly one Normal component. */
 static bool one_filename(const char *s)
@@ -47,46 +47,56 @@ static bool env_name_ok(const char *name)
 	return ok;
 }
 
+/* config::home_dir: HOME (the caller's env->home, which already fell back
+ * to USERPROFILE) when set and not empty; NULL otherwise. */
+static const char *home_dir(const struct pc_manifest_env *env)
+{
+	return env->home && *env->home ? env->home : NULL;
+}
+
 /* resolve_oauth_detect_path (R8.9). */
 static int detect_path(const char *raw_in, const struct pc_manifest_env *env,
-		       char **out, struct pc_err *err)
+		       char **out, struct pc_buf *e)
 {
 	size_t start, n = pc_rust_trim(raw_in, strlen(raw_in), &start);
 	char *raw = pc_xmemdup(raw_in + start, n);
 	int rc = 0;
 
 	if (!n) {
-		rc = pc_err_set(err, PC_EMANIFEST,
+		rc = pc__mfail(e,
 				"oauth detect_path must not be empty");
 	} else if (!strcmp(raw, "$CODEX_HOME/auth.json") ||
 		   !strcmp(raw, "~/.codex/auth.json")) {
-		if (env->codex_home)
-			*out = pc_fs_join(env->codex_home, "auth.json");
-		else if (env->home)
-			*out = pc_xasprintf("%s/.codex/auth.json", env->home);
-		else
-			rc = pc_err_set(err, PC_EMANIFEST,
+		char *d = env->codex_home ? pc_xstrdup(env->codex_home)
+			  : home_dir(env) ? pc__path_join(home_dir(env), ".codex")
+					  : NULL;
+
+		if (d)
+			*out = pc__path_join(d, "auth.json");
+		free(d);
+		if (!d)
+			rc = pc__mfail(e,
 					"oauth detect_path needs HOME or CODEX_HOME to be set");
 	} else if (raw[0] == '/') {
-		rc = pc_err_set(err, PC_EMANIFEST,
+		rc = pc__mfail(e,
 				"oauth detect_path '%s' must be relative, $CODEX_HOME/auth.json, or ~/.codex/auth.json",
 				raw);
 	} else if (pc__path_has_parent(raw)) {
-		rc = pc_err_set(err, PC_EMANIFEST,
+		rc = pc__mfail(e,
 				"oauth detect_path '%s' may not contain '..'",
 				raw);
-	} else if (!env->home) {
-		rc = pc_err_set(err, PC_EMANIFEST,
+	} else if (!home_dir(env)) {
+		rc = pc__mfail(e,
 				"oauth detect_path needs HOME to be set");
 	} else {
-		*out = pc_fs_join(env->home, raw);
+		*out = pc__path_join(home_dir(env), raw);
 	}
 	free(raw);
 	return rc;
 }
 
 static int scripts(struct pc_plugin *p, const cJSON *o,
-		   struct pc_oauth_cfg *c, struct pc_err *err)
+		   struct pc_oauth_cfg *c, struct pc_buf *e)
 {
 	static const char *const keys[] = { "script", "login_script",
 					    "complete_script", "token_script" };
@@ -100,12 +110,12 @@ static int scripts(struct pc_plugin *p, const cJSON *o,
 		if (!rel)
 			continue;
 		rc = pc__validate_script(p->source_path, rel, "script", dst[i],
-					 err);
+					 e);
 		if (rc)
 			return rc;
 	}
 	if (!c->token_script && !c->script)
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "oauth provider '%s' has no token script: set 'script' (handles all actions) or 'token_script'",
 				  c->provider_id);
 	return 0;
@@ -113,20 +123,20 @@ static int scripts(struct pc_plugin *p, const cJSON *o,
 
 static int fields(struct pc_plugin *p, const cJSON *o,
 		  const struct pc_manifest_env *env, struct pc_oauth_cfg *c,
-		  struct pc_err *err)
+		  struct pc_buf *e)
 {
 	const char *id = c->provider_id, *kind = pc__jstr(o, "kind");
-	const cJSON *e;
-	char *token_name;
+	const cJSON *ev;
+	char *token_name, *dir;
 	int rc;
 
 	if (!*id)
-		return pc_err_set(err, PC_EMANIFEST, "oauth provider_id is empty");
+		return pc__mfail(e, "oauth provider_id is empty");
 	if (!*pc__jstr(o, "base_url"))
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "oauth provider '%s' has an empty base_url", id);
 	if (kind && strcmp(kind, "openai") && strcmp(kind, "anthropic"))
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "oauth provider '%s' has invalid kind '%s' (use 'openai' or 'anthropic')",
 				  id, kind);
 	c->kind = pc_xstrdup(kind ? kind : "openai");
@@ -134,33 +144,33 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 					   : pc_xasprintf("%s.json", id);
 	if (!one_filename(token_name)) {
 		free(token_name);
-		return pc_err_set(err, PC_EMANIFEST,
+		return pc__mfail(e,
 				  "oauth provider '%s' token_path must be one relative filename",
 				  id);
 	}
-	c->token_path = env->home ? pc_xasprintf("%s/.config/catalyst-code/oauth/%s",
-						 env->home, token_name)
-				  : pc_xasprintf(".config/catalyst-code/oauth/%s",
-						 token_name);
+	dir = pc__path_join(home_dir(env) ? home_dir(env) : "",
+			    ".config/catalyst-code/oauth");
+	c->token_path = pc__path_join(dir, token_name);
+	free(dir);
 	free(token_name);
-	if ((rc = scripts(p, o, c, err)))
+	if ((rc = scripts(p, o, c, e)))
 		return rc;
-	cJSON_ArrayForEach(e, pc_serde_get(o, "env_passthrough"))
+	cJSON_ArrayForEach(ev, pc_serde_get(o, "env_passthrough"))
 	{
-		if (!env_name_ok(e->valuestring))
-			return pc_err_set(err, PC_EMANIFEST,
+		if (!env_name_ok(ev->valuestring))
+			return pc__mfail(e,
 					  "oauth provider '%s' env_passthrough entry '%s' is invalid or secret-looking (KEY/TOKEN/SECRET/PASSWORD/CREDENTIAL names are not allowed)",
-					  id, e->valuestring);
-		pc_strvec_push(&c->env_passthrough, e->valuestring);
+					  id, ev->valuestring);
+		pc_strvec_push(&c->env_passthrough, ev->valuestring);
 	}
 	if (pc__jstr(o, "detect_path"))
 		return detect_path(pc__jstr(o, "detect_path"), env, &c->detect_path,
-				   err);
+				   e);
 	return 0;
 }
 
 int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
-		   struct pc_err *err)
+		   struct pc_buf *e)
 {
 	const cJSON *o = pc_serde_get(p->manifest, "oauth");
 	const cJSON *h = pc_serde_get(o, "headers");
@@ -180,5 +190,5 @@ int pc__load_oauth(struct pc_plugin *p, const struct pc_manifest_env *env,
 	c->headers = h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray();
 	c->login_timeout_ms = pc__ju64(o, "login_timeout_ms", 120000);
 	c->token_timeout_ms = pc__ju64(o, "token_timeout_ms", 30000);
-	return fields(p, o, env, c, err);
+	return fields(p, o, env, c, e);
 }

@@ -27,7 +27,7 @@ static bool headless(const struct pc_host *h)
 	const char *d, *w;
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *v = pc_host_getenv(h, vars[i]);
+		const char *v = pc_host_env_var(h, vars[i]);
 		char low[16] = { 0 };
 		size_t start, n;
 
@@ -41,10 +41,10 @@ static bool headless(const struct pc_host *h)
 		return !(!*low || !strcmp(low, "0") || !strcmp(low, "false") ||
 			 !strcmp(low, "no") || !strcmp(low, "off"));
 	}
-	if (pc_host_getenv(h, "SSH_CONNECTION") || pc_host_getenv(h, "SSH_TTY"))
+	if (pc_host_env_var(h, "SSH_CONNECTION") || pc_host_env_var(h, "SSH_TTY"))
 		return true;
-	d = pc_host_getenv(h, "DISPLAY");
-	w = pc_host_getenv(h, "WAYLAND_DISPLAY");
+	d = pc_host_env_var(h, "DISPLAY");
+	w = pc_host_env_var(h, "WAYLAND_DISPLAY");
 	return (!d || !*d) && (!w || !*w);
 }
 
@@ -190,8 +190,8 @@ static void judge(struct pc_oauth_result *r, const char *action,
 		  struct pc_exchange *x)
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_err perr = PC_ERR_INIT;
-	char *out = NULL;
 
 	if (x->proc.outcome == PC_PROC_STDIN_TIMEOUT) {
 		r->outcome = PC_OUT_TIMEOUT;
@@ -207,13 +207,13 @@ static void judge(struct pc_oauth_result *r, const char *action,
 					    "oauth script", timeout_ms,
 					    &r->message, &out);
 	}
-	if (!r->message &&
-	    pc_serde_parse(out, strlen(out), &r->response, &perr) < 0) {
+	if (!r->message && pc_serde_parse(pc_buf_cstr(&out), out.len,
+					  &r->response, &perr) < 0) {
 		r->outcome = PC_OUT_INVALID_JSON;
 		r->message = pc_xasprintf("oauth script returned invalid JSON: %s",
 					  perr.msg);
 	}
-	free(out);
+	pc_buf_release(&out);
 	pc_buf_release(&e);
 	if (!r->message) {
 		judge_action(r, action, p, is_headless, x);
@@ -286,11 +286,11 @@ int pc_host_run_oauth(struct pc_host *h, const struct pc_plugin *p,
 			  : o->token_timeout_ms;
 	if (!strcmp(action, "login") && !extra && !is_headless &&
 	    (sock = bind_loopback(&port)) < 0)
-		return pc_err_set_errno(err, PC_EIO, errno,
-					"could not bind localhost OAuth callback");
+		return pc_rust_err_io(err, PC_EIO, errno,
+				      "could not bind localhost OAuth callback");
 	base_ctx(h, p, action, extra, is_headless, port, &x->stdin_json);
 	for (size_t i = 0; i < o->env_passthrough.nr; i++) {
-		const char *v = pc_host_getenv(h, o->env_passthrough.v[i]);
+		const char *v = pc_host_env_var(h, o->env_passthrough.v[i]);
 
 		if (v)
 			pc_strvec_pushf(&env, "%s=%s", o->env_passthrough.v[i], v);

@@ -180,9 +180,9 @@ static void upsert(struct pc_strvec *out, size_t from, const char *k,
 	for (size_t i = from; i + 1 < out->nr; i += 2) {
 		if (strcasecmp(out->v[i], k))
 			continue;
-		free(out->v[i]);
+		/* upsert_header replaces the value only: the name keeps the
+		 * spelling of the header it found */
 		free(out->v[i + 1]);
-		out->v[i] = pc_xstrdup(k);
 		out->v[i + 1] = pc_xstrdup(v);
 		return;
 	}

@@ -59,8 +59,10 @@ static char *percent_decode(const char *s, size_t n)
 	}
 	pc_rust_lossy_utf8(&out, raw.data ? raw.data : "", raw.len);
 	pc_buf_release(&raw);
-	r = pc_buf_detach(&out, NULL);
-	return r ? r : pc_xstrdup("");
+	/* "%00" decodes to a NUL the host passes on: keep it as host text */
+	r = pc_serde_text_new(pc_buf_cstr(&out), out.len);
+	pc_buf_release(&out);
+	return r;
 }
 
 /* The [start, end) of the `idx`th piece of s[0..n) split on `sep`, as
@@ -85,6 +87,19 @@ static bool nth_piece(const char *s, size_t n, char sep, int idx, size_t *start,
 	}
 }
 
+/* The length of str::lines().next() of s[0..n): up to the first '\n',
+ * less a '\r' before it; a bare '\r' at the very end stays (Rust >= 1.77
+ * lines() keeps it, and the host needs Rust 1.85). */
+static size_t first_line(const char *s, size_t n)
+{
+	const char *nl = memchr(s, '\n', n);
+	size_t len = nl ? (size_t)(nl - s) : n;
+
+	if (nl && len && s[len - 1] == '\r')
+		len--;
+	return len;
+}
+
 enum pc_redirect_verdict pc_oauth_redirect_parse(const char *req, size_t n,
 						 const char *state, char **code)
 {
@@ -100,10 +115,7 @@ enum pc_redirect_verdict pc_oauth_redirect_parse(const char *req, size_t n,
 	len = text.len;
 	if (!len)
 		goto out; /* lines() yields nothing */
-	if (memchr(line, '\n', len))
-		len = (size_t)((const char *)memchr(line, '\n', len) - line);
-	if (len && line[len - 1] == '\r')
-		len--;
+	len = first_line(line, len);
 	if (!nth_piece(line, len, ' ', 1, &ps, &pe) ||
 	    !nth_piece(line + ps, pe - ps, '?', 1, &qs, &qe))
 		goto out;
@@ -355,12 +367,10 @@ static void add_redirect(struct pc_oauth_login *l, const char *req, size_t n,
 
 	pc_rust_lossy_utf8(&t, req, n);
 	s = pc_buf_cstr(&t);
-	len = strcspn(s, "\n");
-	if (len && s[len - 1] == '\r')
-		len--;
+	len = first_line(s, t.len);
 	l->redirects = pc_xreallocarray(l->redirects, l->nredirects + 1,
 					sizeof(*l->redirects));
-	l->redirects[l->nredirects].request_line = pc_xmemdup(s, len);
+	l->redirects[l->nredirects].request_line = pc_serde_text_new(s, len);
 	l->redirects[l->nredirects++].verdict = v;
 	pc_buf_release(&t);
 }

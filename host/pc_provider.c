@@ -21,20 +21,23 @@ static void mem_fail(struct pc_memory_result *r, enum pc_outcome o, char *msg)
 	r->output = msg;
 }
 
-/* parse_memory_provider_stdout (R9.5). */
-static void mem_parse(struct pc_memory_result *r, const char *out)
+/* parse_memory_provider_stdout (R9.5); `out` is the trimmed stdout as
+ * raw bytes. */
+static void mem_parse(struct pc_memory_result *r, const struct pc_buf *out)
 {
 	struct pc_err perr = PC_ERR_INIT;
 	cJSON *v = NULL;
 	const cJSON *e, *ok, *text, *ent;
 
-	if (pc_serde_parse(out, strlen(out), &v, &perr) < 0 ||
+	if (pc_serde_parse(pc_buf_cstr(out), out->len, &v, &perr) < 0 ||
 	    !cJSON_IsObject(v)) {
-		size_t n = pc_rust_chars_prefix(out, strlen(out), 200);
-		char *m = pc_xasprintf("memory_provider returned non-JSON stdout: %.*s",
-				       (int)n, out);
+		struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
 
-		mem_fail(r, PC_OUT_INVALID_JSON, m);
+		pc_buf_adds(&m, "memory_provider returned non-JSON stdout: ");
+		pc_serde_text_add(&m, pc_buf_cstr(out),
+				  pc_rust_chars_prefix(pc_buf_cstr(out),
+						       out->len, 200));
+		mem_fail(r, PC_OUT_INVALID_JSON, pc_buf_detach(&m, NULL));
 		cJSON_Delete(v);
 		return;
 	}
@@ -83,7 +86,8 @@ static void mem_judge(struct pc_memory_result *r, const struct pc_plugin *p,
 		      struct pc_exchange *x)
 {
 	char *prefix = pc_xasprintf("memory_provider '%s'", p->name);
-	char *msg, *out;
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *msg;
 	enum pc_outcome o = pc__host_judge(x, p->memory->script, "script",
 					   prefix, p->memory->timeout_ms, &msg,
 					   &out);
@@ -91,8 +95,8 @@ static void mem_judge(struct pc_memory_result *r, const struct pc_plugin *p,
 	if (o != PC_OUT_OK)
 		mem_fail(r, o, msg);
 	else
-		mem_parse(r, out);
-	free(out);
+		mem_parse(r, &out);
+	pc_buf_release(&out);
 	free(prefix);
 }
 

@@ -1,6 +1,7 @@
 /* pc_registry.c - scan_and_load, scan_dir and the trust store (spec §1). */
 #include "pc_registry.h"
 
+#include <sys/stat.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +19,6 @@ struct trust_store {
 	cJSON *root; /* NULL: empty store */
 	char *ws_key;
 };
-
-static bool is_utf8(const char *s, size_t n)
-{
-	unsigned cp;
-
-	for (size_t i = 0, k; i < n; i += k)
-		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
-			return false;
-	return true;
-}
 
 /* A path as a trust-store key: Path::display().to_string() is lossy. */
 static char *path_key(const char *p)
@@ -110,19 +101,20 @@ static void load_store(const char *home, const char *canon_ws,
 		       struct trust_store *s)
 {
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
+	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *path;
 
 	s->root = NULL;
 	s->ws_key = path_key(canon_ws);
-	if (!home)
+	if (!home || !*home)
 		return;
-	path = pc_xasprintf("%s/.config/catalyst-code/plugin-trust.json", home);
-	if (pc_fs_read_capped(path, &raw, NULL) == 0 &&
-	    is_utf8(pc_buf_cstr(&raw), raw.len))
+	path = pc__path_join(home, ".config/catalyst-code/plugin-trust.json");
+	if (pc_rust_read_to_string(path, &raw, &msg) == 0)
 		pc_serde_decode(pc_buf_cstr(&raw), raw.len, &store_shape,
 				&s->root, NULL);
 	free(path);
 	pc_buf_release(&raw);
+	pc_buf_release(&msg);
 }
 
 static const char *decision(const struct trust_store *s, const char *key)
@@ -159,30 +151,53 @@ static void insert(struct pc_registry *r, struct pc_plugin *p)
 	r->plugins[r->nr++] = p;
 }
 
-/* R1.7.7: the loose read of a skipped plugin's name: read_to_string (so
- * valid UTF-8 only) and a Value parse, else the directory name if it is
- * valid UTF-8 (OsStr::to_str), else "". */
-static char *loose_name(const char *path, const char *dirname)
+/* Path::file_name: the last component, NULL for "..", "/" or "". New. */
+static char *file_name(const char *path)
+{
+	struct pc_strvec c = PC_STRVEC_INIT;
+	char *last = NULL;
+
+	pc__path_components(path, &c);
+	if (c.nr && strcmp(c.v[c.nr - 1], "..") && strcmp(c.v[c.nr - 1], "/") &&
+	    strcmp(c.v[c.nr - 1], "."))
+		last = pc_xstrdup(c.v[c.nr - 1]);
+	pc_strvec_release(&c);
+	return last;
+}
+
+char *pc_registry_loose_name(const char *path)
 {
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
-	char *mpath = pc_fs_join(path, "plugin.json");
+	struct pc_buf msg = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *mpath = pc_fs_join(path, "plugin.json"), *base;
 	cJSON *v = NULL;
 	const cJSON *n;
 	char *name;
 
-	if (pc_fs_read_capped(mpath, &raw, NULL) == 0 &&
-	    is_utf8(pc_buf_cstr(&raw), raw.len))
+	if (pc_rust_read_to_string(mpath, &raw, &msg) == 0)
 		pc_serde_parse(pc_buf_cstr(&raw), raw.len, &v, NULL);
 	n = pc_serde_get(v, "name");
+	base = file_name(path);
 	if (cJSON_IsString(n))
 		name = pc_xstrdup(n->valuestring);
 	else
-		name = pc_xstrdup(is_utf8(dirname, strlen(dirname)) ? dirname
-								    : "");
+		name = pc_xstrdup(base && pc_rust_is_utf8(base, strlen(base)) ? base : "");
+	free(base);
 	cJSON_Delete(v);
 	free(mpath);
 	pc_buf_release(&raw);
+	pc_buf_release(&msg);
 	return name;
+}
+
+bool pc_registry_is_candidate(const char *path)
+{
+	char *mpath = pc_fs_join(path, "plugin.json");
+	struct stat st;
+	bool ok = pc_fs_is_dir(path) && stat(mpath, &st) == 0;
+
+	free(mpath);
+	return ok;
 }
 
 struct scan {
@@ -193,24 +208,19 @@ struct scan {
 	char *ws_abs;
 };
 
-static void load_one(struct scan *s, const char *path, const char *dirname)
+static void load_one(struct scan *s, const char *path)
 {
-	struct pc_err err = PC_ERR_INIT;
+	char *msg = NULL;
+	struct pc_manifest_report rep = { .log = &s->r->log, .error = &msg };
 	struct pc_plugin *p;
 
-	if (pc_manifest_load(path, s->o->menv, &p, &err) == 0) {
-		for (size_t i = 0; i < p->log.nr; i++)
-			pc_strvec_push(&s->r->log, p->log.v[i]);
+	if (pc_manifest_load_report(path, s->o->menv, &p, &rep, NULL) == 0) {
 		insert(s->r, p);
 		return;
 	}
-	(void)dirname;
-	{
-		char *msg = pc_manifest_load_error_line(path, err.msg);
-
-		pc_strvec_pushf(&s->r->log, "[plugins] %s", msg);
-		pc_strvec_push_nodup(&s->r->errors, msg);
-	}
+	pc_strvec_push_nodup(&s->r->errors,
+			     pc_manifest_load_error_line(path, msg));
+	free(msg);
 }
 
 /* R1.7.4-5: user_installed, or a recorded "trust", lets a gated project
@@ -229,10 +239,9 @@ static bool is_trusted(const struct scan *s, const char *canon)
 	return ok;
 }
 
-static void skip(struct scan *s, const char *path, const char *dirname,
-		 const char *canon)
+static void skip(struct scan *s, const char *path, const char *canon)
 {
-	char *name = loose_name(path, dirname);
+	char *name = pc_registry_loose_name(path);
 
 	pc_strvec_push_nodup(&s->r->log, pc_registry_skip_line(name, canon));
 	pc_strvec_push_nodup(&s->r->skipped, name);
@@ -246,25 +255,23 @@ static void scan_dir(struct scan *s, const char *dir, bool user_owned)
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		char *path, *mpath, *canon;
+		char *path, *canon;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		path = pc_fs_join(dir, de->d_name);
-		mpath = pc_fs_join(path, "plugin.json");
-		if (!pc_fs_is_dir(path) || access(mpath, F_OK) != 0)
+		if (!pc_registry_is_candidate(path))
 			goto next;
 		canon = pc_fs_realpath(path);
 		if (!canon)
 			canon = pc_xstrdup(path);
 		if (is_project && !s->o->trust_project && !is_trusted(s, canon))
-			skip(s, path, de->d_name, canon);
+			skip(s, path, canon);
 		else
-			load_one(s, path, de->d_name);
+			load_one(s, path);
 		free(canon);
 next:
 		free(path);
-		free(mpath);
 	}
 	if (d)
 		closedir(d);
@@ -273,8 +280,8 @@ next:
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp((*(struct pc_plugin *const *)a)->name,
-		      (*(struct pc_plugin *const *)b)->name);
+	return pc_serde_text_cmp((*(struct pc_plugin *const *)a)->name,
+				 (*(struct pc_plugin *const *)b)->name);
 }
 
 int pc_registry_scan(const struct pc_registry_opts *o, struct pc_registry *r)
@@ -289,8 +296,8 @@ int pc_registry_scan(const struct pc_registry_opts *o, struct pc_registry *r)
 		s.canon_ws = pc_xstrdup(o->workspace);
 	s.ws_abs = lexical_absolute(o->workspace);
 	load_store(o->home, s.canon_ws, &store);
-	if (o->home) {
-		char *global = pc_xasprintf("%s/.catalyst-code/plugins", o->home);
+	if (o->home && *o->home) { /* config::home_dir: an empty HOME is none */
+		char *global = pc__path_join(o->home, ".catalyst-code/plugins");
 
 		scan_dir(&s, global, true);
 		free(global);

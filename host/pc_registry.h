@@ -24,7 +24,8 @@
 #include "pc_strvec.h"
 
 struct pc_registry_opts {
-	const char *home;	 /* NULL: no global root, no trust store */
+	const char *home;	 /* NULL or "" (config::home_dir): no global
+				    root, no trust store */
 	const char *workspace;	 /* as configured (may be relative) */
 	const char *plugins_dir; /* NULL: ".catalyst-code/plugins" */
 	bool trust_project;	 /* see pc_registry_trust_project() */
@@ -58,6 +59,18 @@ struct pc_plugin *pc_registry_find(const struct pc_registry *r,
  * --trust-project-plugins, 0 for --no-trust-project-plugins, -1 for
  * neither; the command line wins. */
 bool pc_registry_trust_project(const char *env, int cli);
+
+/* pc_registry_is_candidate - R1.4: `path` is a directory (symlinks
+ * followed) holding a plugin.json that exists (Path::exists: stat
+ * succeeds - a directory named plugin.json counts, and then fails to
+ * load with "cannot read plugin.json: Is a directory (os error 21)"). */
+bool pc_registry_is_candidate(const char *path);
+
+/* pc_registry_loose_name - R1.7.7: the name a trust-skipped plugin in
+ * `path` is listed under: plugin.json's "name" when the file reads as
+ * UTF-8 and parses as JSON with a string name, else the directory's name
+ * when it is valid UTF-8, else "". New string (host text). */
+char *pc_registry_loose_name(const char *path);
 
 /* pc_registry_skip_line - new string: the host's R1.7.6 log line for a
  * skipped project plugin `name` at canonical path `canon`. */

@@ -1,8 +1,11 @@
 #include "pc_rust.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "pc_serde.h"
 
 size_t pc_rust_utf8_next(const char *s, size_t n, unsigned *cp)
 {
@@ -125,6 +128,16 @@ size_t pc_rust_trim(const char *s, size_t n, size_t *start)
 		b -= k;
 	*start = a;
 	return b - a;
+}
+
+bool pc_rust_is_utf8(const char *s, size_t n)
+{
+	unsigned cp;
+
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = pc_rust_utf8_next(s + i, n - i, &cp)))
+			return false;
+	return true;
 }
 
 size_t pc_rust_chars_prefix(const char *s, size_t n, size_t nchars)
@@ -293,4 +306,33 @@ int pc_rust_exit_status(struct pc_buf *out, bool signaled, int code_or_sig,
 	if (!rc && core_dumped)
 		rc = pc_buf_adds(out, " (core dumped)");
 	return rc;
+}
+
+int pc_rust_debug_text(struct pc_buf *out, const char *text)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc = pc_serde_text_raw(&raw, text);
+
+	if (!rc)
+		rc = pc_rust_debug_str(out, pc_buf_cstr(&raw), raw.len);
+	pc_buf_release(&raw);
+	return rc;
+}
+
+int pc_rust_err_io(struct pc_err *err, int code, int errnum, const char *fmt,
+		   ...)
+{
+	struct pc_buf m = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&m, fmt, ap);
+	va_end(ap);
+	pc_buf_adds(&m, ": ");
+	pc_rust_io_error(&m, errnum);
+	pc_err_set(err, code, "%s", pc_buf_cstr(&m));
+	if (err)
+		err->sys_errno = errnum;
+	pc_buf_release(&m);
+	return code;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "pc_buf.h"
+#include "pc_err.h"
 
 /* pc_rust_debug_str - append `{:?}` of the UTF-8 string `s` (n bytes):
  * double quotes; \" \\ \n \r \t \0 escaped; other control and invisible
@@ -32,6 +33,37 @@ int pc_rust_debug_path(struct pc_buf *out, const char *p, size_t n);
 /* pc_rust_io_error - append io::Error's Display for an OS error:
  * "<strerror(errnum)> (os error <errnum>)". Returns 0 or PC_EFBIG. */
 int pc_rust_io_error(struct pc_buf *out, int errnum);
+
+/* io::Error texts of the kinds the host meets that are not OS errors
+ * (Rust's library messages, exact). */
+#define PC_RUST_IO_INVALID_UTF8 "stream did not contain valid UTF-8"
+
+/* pc_rust_read_to_string - std::fs::read_to_string(path) on Unix: open
+ * (O_RDONLY), read to EOF (EINTR retried), then the UTF-8 check - a read
+ * error wins over invalid UTF-8, as in Rust. On success appends the bytes
+ * to `out` and returns 0. On failure appends io::Error's Display to `msg`
+ * and returns PC_EIO: "<strerror> (os error N)" for an OS error (a
+ * directory fails at the read: "Is a directory (os error 21)"; a socket at
+ * the open: "No such device or address (os error 6)"), or
+ * PC_RUST_IO_INVALID_UTF8. Where the host would not come back plugcheck
+ * stops and returns PC_EFBIG with its own text in `msg` (saying that the
+ * host's behaviour is not reproduced): a FIFO or a device with nothing to
+ * read (the host blocks), more than out->max bytes (the host reads on).
+ * `path` is a raw OS path (borrowed). Never blocks. */
+int pc_rust_read_to_string(const char *path, struct pc_buf *out,
+			   struct pc_buf *msg);
+
+/* pc_rust_debug_text - pc_rust_debug_str of host text in the stored form
+ * (pc_serde.h: U+0000 as C0 80), i.e. of the Rust String it stands for: a
+ * NUL is written \0. For the {:?} of manifest strings (R2.5, R2.9). */
+int pc_rust_debug_text(struct pc_buf *out, const char *text);
+
+/* pc_rust_err_io - fill `err` (may be NULL) as the host's
+ * map_err(|e| format!("<fmt>: {e}")) of an OS error: the printf message,
+ * ": ", then pc_rust_io_error(errnum); sys_errno = errnum. Returns `code`.
+ * (pc_err_set_errno would append strerror a second time.) */
+int pc_rust_err_io(struct pc_err *err, int code, int errnum, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
 
 /* pc_rust_exit_status - append ExitStatus's Display: "exit status: <n>"
  * when the child exited, else "signal: <n> (<SIGNAME>)" plus
@@ -54,6 +86,9 @@ size_t pc_rust_trim(const char *s, size_t n, size_t *start);
 /* pc_rust_utf8_next - decode one UTF-8 scalar at s[0..n) into *cp; returns
  * its byte length, or 0 when the bytes there are not valid UTF-8. */
 size_t pc_rust_utf8_next(const char *s, size_t n, unsigned *cp);
+
+/* pc_rust_is_utf8 - std::str::from_utf8(s[0..n)).is_ok(). */
+bool pc_rust_is_utf8(const char *s, size_t n);
 
 /* pc_rust_chars_prefix - byte length of the first `nchars` chars (Unicode
  * scalars) of the valid UTF-8 text s[0..n), as `chars().take(nchars)`. */

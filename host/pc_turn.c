@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pc_rust.h"
 #include "pc_serde.h"
 #include "pc_turn_impl.h"
 #include "pc_xalloc.h"
@@ -29,7 +30,7 @@ static int cmp_plugin(const void *a, const void *b)
 {
 	const struct pc_plugin *const *x = a, *const *y = b;
 
-	return strcmp((*x)->name, (*y)->name);
+	return pc_serde_text_cmp((*x)->name, (*y)->name);
 }
 
 struct pc_plugin **pc__turn_sorted(const struct pc_turn_opts *o, size_t *n)
@@ -248,7 +249,7 @@ static char *pre_input(struct run *r, const char *text)
 		}
 		v = pc_serde_get(hr.modify, "text");
 		if (cJSON_IsString(v) &&
-		    strlen(v->valuestring) > PRE_INPUT_MAX_BYTES) {
+		    pc_serde_text_len(v->valuestring) > PRE_INPUT_MAX_BYTES) {
 			char *m = pc_xasprintf(
 				"[plugins] pre_input modify.text from '%s' exceeds %u bytes; ignored",
 				p->name, PRE_INPUT_MAX_BYTES);
@@ -332,6 +333,36 @@ static void pre_turn(struct run *r)
 	}
 }
 
+/* turn_loop.rs around pre_turn: with vision handoff off, a model without
+ * vision gets the host's notice; with it on, the plugins' pre_turn, then -
+ * when none switched the model and it lacks vision - the host's own switch
+ * to the recommended model (mock-vision). */
+static void vision(struct run *r)
+{
+	char *orig = pc_xstrdup(r->t->model), *m;
+
+	if (!r->o->vision) {
+		if (strcmp(r->t->model, models[1])) {
+			m = pc_xasprintf("image attached but vision handoff is disabled and '%s' lacks vision; enable it in Settings / /vision (recommended), or pick a vision model",
+					 r->t->model);
+			event_msg(r, "info", m);
+			free(m);
+		}
+		free(orig);
+		return;
+	}
+	pre_turn(r);
+	if (!strcmp(orig, r->t->model) && strcmp(r->t->model, models[1])) {
+		m = pc_xasprintf("vision handoff: %s \xe2\x86\x92 %s (cheapest same-provider)",
+				 r->t->model, models[1]);
+		event_msg(r, "info", m);
+		free(m);
+		free(r->t->model);
+		r->t->model = pc_xstrdup(models[1]);
+	}
+	free(orig);
+}
+
 static void cap_note(struct run *r, const char *what, const char *plugin)
 {
 	char *m = pc_xasprintf(
@@ -361,7 +392,8 @@ static char *pre_agent_start(struct run *r)
 		s = pc_serde_get(hr.modify, "system_prompt");
 		a = pc_serde_get(hr.modify, "append_system_prompt");
 		if (cJSON_IsString(s) &&
-		    strlen(s->valuestring) > SYSTEM_PROMPT_MODIFY_MAX_BYTES)
+		    pc_serde_text_len(s->valuestring) >
+			    SYSTEM_PROMPT_MODIFY_MAX_BYTES)
 			cap_note(r, "system_prompt", p->name);
 		else if (cJSON_IsString(s)) {
 			pc_buf_reset(&rep);
@@ -370,7 +402,8 @@ static char *pre_agent_start(struct run *r)
 			pc_strvec_release(&app);
 		}
 		if (cJSON_IsString(a) &&
-		    strlen(a->valuestring) > SYSTEM_PROMPT_MODIFY_MAX_BYTES)
+		    pc_serde_text_len(a->valuestring) >
+			    SYSTEM_PROMPT_MODIFY_MAX_BYTES)
 			cap_note(r, "append_system_prompt", p->name);
 		else if (cJSON_IsString(a) && a->valuestring[0])
 			pc_strvec_pushf(&app, "# Plugin: %s\n%s", p->name,
@@ -401,29 +434,6 @@ static size_t printed_len(const cJSON *v)
 	return n;
 }
 
-/* A message list the host's Vec<Message> would accept (message.rs):
- * objects with a known role. */
-static bool valid_messages(const cJSON *v)
-{
-	static const char *const roles[] = { "system", "user", "assistant",
-					     "tool" };
-	const cJSON *m;
-
-	if (!cJSON_IsArray(v))
-		return false;
-	cJSON_ArrayForEach(m, v)
-	{
-		const cJSON *role = pc_serde_get(m, "role");
-		bool ok = false;
-
-		for (int i = 0; cJSON_IsString(role) && i < 4; i++)
-			ok = ok || !strcmp(role->valuestring, roles[i]);
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
 static void log_take(struct run *r, char *m)
 {
 	log_line(r, m);
@@ -437,7 +447,7 @@ static void pre_context(struct run *r, cJSON **msgs)
 		struct pc_plugin *p = r->ps[i];
 		struct pc_hook_result hr;
 		const cJSON *nm;
-		cJSON *args;
+		cJSON *args, *typed;
 		size_t bytes;
 
 		if (!p->hooks[PC_HOOK_PRE_CONTEXT].present)
@@ -459,19 +469,21 @@ static void pre_context(struct run *r, cJSON **msgs)
 		nm = pc_serde_get(hr.modify, "messages");
 		if (!cJSON_IsObject(hr.modify) || !nm)
 			goto next;
-		if (!valid_messages(nm))
+		/* Vec<Message>, then the caps on what it deserialized to */
+		typed = pc__turn_messages(nm);
+		if (!typed)
 			log_take(
 				r,
 				pc_xasprintf(
 					"[plugins] pre_context modify.messages from '%s' failed schema validation; ignored",
 					p->name));
-		else if (cJSON_GetArraySize(nm) > PRE_CONTEXT_MAX_MESSAGES)
+		else if (cJSON_GetArraySize(typed) > PRE_CONTEXT_MAX_MESSAGES)
 			log_take(
 				r,
 				pc_xasprintf(
 					"[plugins] pre_context modify.messages from '%s' has %d msgs (max 500); ignored",
-					p->name, cJSON_GetArraySize(nm)));
-		else if (printed_len(nm) > PRE_CONTEXT_MAX_BYTES)
+					p->name, cJSON_GetArraySize(typed)));
+		else if (printed_len(typed) > PRE_CONTEXT_MAX_BYTES)
 			log_take(
 				r,
 				pc_xasprintf(
@@ -479,8 +491,10 @@ static void pre_context(struct run *r, cJSON **msgs)
 					p->name));
 		else {
 			cJSON_Delete(*msgs);
-			*msgs = cJSON_Duplicate(nm, 1);
+			*msgs = typed;
+			typed = NULL;
 		}
+		cJSON_Delete(typed);
 next:
 		pc_hook_result_release(&hr);
 	}
@@ -654,6 +668,19 @@ static void execute(struct run *r, const char *name, const cJSON *args,
 		pc__turn_builtin(r->o, name, args, oc);
 }
 
+/* serde_json::from_str of the call's argument string: the text's raw
+ * bytes, so a U+0000 in it is the control character serde refuses. */
+static int parse_arguments(const char *as, cJSON **args)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc;
+
+	pc_serde_text_raw(&raw, as);
+	rc = pc_serde_parse(pc_buf_cstr(&raw), raw.len, args, NULL);
+	pc_buf_release(&raw);
+	return rc;
+}
+
 /* One tool call (turn_loop.rs 1120-2000). Returns true for `finish`. */
 static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 {
@@ -672,7 +699,7 @@ static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 	cJSON_AddStringToObject(e, "id", id);
 	cJSON_AddStringToObject(e, "name", name);
 	cJSON_AddStringToObject(e, "arguments", as);
-	if (pc_serde_parse(as, strlen(as), &args, NULL) < 0)
+	if (parse_arguments(as, &args) < 0)
 		deny = pc_xasprintf(
 			"tool call '%s' produced malformed JSON arguments (the argument string was not valid JSON). This usually happens with long, quote-heavy commands wrapped inside bulk's nested JSON. Re-issue it simply: call bash directly (not via bulk), and for complex logic write a script to a file with write_file then run `bash script.sh` instead of inlining one long command string.",
 			name);
@@ -726,6 +753,17 @@ out:
 	return false;
 }
 
+char *pc__turn_prompt_part(const struct pc_plugin *p)
+{
+	const char *s = p->system_prompt ? p->system_prompt : "";
+	size_t a, n = pc_rust_trim(s, strlen(s), &a);
+
+	if (!n)
+		return NULL;
+	return pc_xasprintf("# Plugin: %s (v%s)\n%.*s", p->name,
+			    p->version ? p->version : "", (int)n, s + a);
+}
+
 /* R10.1 system_prompt_injection after the base prompt. */
 char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 			     struct pc_plugin *const *ps, size_t n)
@@ -738,22 +776,14 @@ char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 		"You are Catalyst Code's main agent (plugcheck reference host).\nWorkspace: %s",
 		o->host->workspace);
 	for (size_t i = 0; i < n; i++) {
-		const char *s = ps[i]->system_prompt;
-		size_t a, z;
+		char *part = pc__turn_prompt_part(ps[i]);
 
-		if (!s)
-			continue;
-		for (a = 0; s[a] && strchr(" \t\r\n", s[a]); a++)
-			;
-		for (z = strlen(s); z > a && strchr(" \t\r\n", s[z - 1]); z--)
-			;
-		if (z == a)
+		if (!part)
 			continue;
 		pc_buf_adds(&b, any ? "\n\n"
 				    : "\n\n## Plugin-injected context\n\n");
-		pc_buf_addf(&b, "# Plugin: %s (v%s)\n%.*s", ps[i]->name,
-			    ps[i]->version ? ps[i]->version : "", (int)(z - a),
-			    s + a);
+		pc_buf_adds(&b, part);
+		free(part);
 		any = true;
 	}
 	return pc_buf_detach(&b, NULL);
@@ -797,16 +827,40 @@ static cJSON *user_message(struct run *r, const char *text)
 	return m;
 }
 
-/* One model request; returns the reply (new) or NULL on model failure. */
-static cJSON *request(struct run *r, const cJSON *defs, int index)
+/* turn_loop.rs after a reply: the transient tails come off the end of the
+ * working buffer - whatever pre_context left there - the assistant message
+ * (as Message::try_from makes it) goes on, and the buffer becomes the
+ * conversation, so a pre_context replacement persists (R4.6). Takes msgs;
+ * returns the assistant message in the conversation (borrowed). */
+static const cJSON *persist(struct run *r, cJSON *msgs, int tails,
+			    const cJSON *reply)
+{
+	cJSON *a = pc__turn_message(reply);
+
+	while (tails-- > 0 && cJSON_GetArraySize(msgs) > 0)
+		cJSON_DeleteItemFromArray(msgs, cJSON_GetArraySize(msgs) - 1);
+	/* plugcheck's scripted model answers assistant messages; anything
+	 * the host could not type is kept as it came */
+	cJSON_AddItemToArray(msgs, a ? a : cJSON_Duplicate(reply, 1));
+	cJSON_Delete(r->t->conversation);
+	r->t->conversation = msgs;
+	return cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+}
+
+/* One model request; returns the assistant message now last in the
+ * conversation (borrowed), or NULL on model failure. */
+static const cJSON *request(struct run *r, const cJSON *defs, int index)
 {
 	cJSON *msgs = cJSON_Duplicate(r->t->conversation, 1), *reply = NULL;
 	char *frag = pre_agent_start(r);
 	struct pc_err err = PC_ERR_INIT;
+	const cJSON *last = NULL;
+	int tails = 0;
 	cJSON *e;
 
 	if (frag) {
 		cJSON_AddItemToArray(msgs, message("system", frag));
+		tails++;
 		free(frag);
 	}
 	pre_context(r, &msgs);
@@ -816,16 +870,16 @@ static cJSON *request(struct run *r, const cJSON *defs, int index)
 	cJSON_AddItemToObject(e, "messages", cJSON_Duplicate(msgs, 1));
 	if (r->o->model(r->o->model_ctx, msgs, defs, &reply, &err) < 0 ||
 	    !reply) {
-		cJSON_Delete(reply);
 		event_msg(r, "error",
 			  err.msg[0] ? err.msg : "model request failed");
-		reply = NULL;
+		cJSON_Delete(msgs);
 	} else {
 		cJSON_AddItemToObject(event(r, "assistant"), "message",
 				      cJSON_Duplicate(reply, 1));
+		last = persist(r, msgs, tails, reply);
 	}
-	cJSON_Delete(msgs);
-	return reply;
+	cJSON_Delete(reply);
+	return last;
 }
 
 /* The request loop; returns true when the turn ended normally. */
@@ -834,13 +888,11 @@ static bool loop(struct run *r, const cJSON *defs)
 	int max = r->o->max_requests > 0 ? r->o->max_requests : 25;
 
 	for (int i = 0; i < max; i++) {
-		cJSON *reply = request(r, defs, i);
-		const cJSON *calls, *c;
+		const cJSON *reply = request(r, defs, i), *calls, *c;
 		bool done = false;
 
 		if (!reply)
 			return false;
-		cJSON_AddItemToArray(r->t->conversation, reply);
 		calls = pc_serde_get(reply, "tool_calls");
 		if (cJSON_GetArraySize(calls) == 0)
 			return true;
@@ -872,9 +924,10 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		t->transcript = cJSON_CreateArray();
 	if (!t->conversation)
 		t->conversation = cJSON_CreateArray();
-	if (!t->model)
-		t->model = pc_xstrdup(o->model_name ? o->model_name
-						    : "mock-model");
+	/* run_turn's `model` is the client's pick for every turn; a pre_turn
+	 * switch lasts one turn */
+	free(t->model);
+	t->model = pc_xstrdup(o->model_name ? o->model_name : "mock-model");
 	r.ps = pc__turn_sorted(o, &r.n);
 	t->completed = false;
 	e = event(&r, "turn");
@@ -898,8 +951,8 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		}
 		cJSON_AddItemToArray(t->conversation, user_message(&r, user));
 		free(user);
-		if (o->images > 0 && o->vision)
-			pre_turn(&r);
+		if (o->images > 0)
+			vision(&r);
 		if (o->compact) {
 			lifecycle(&r, PC_HOOK_PRE_COMPACT, NULL);
 			event(&r, "compaction");

@@ -98,7 +98,9 @@ struct pc_turn_opts {
 struct pc_turn {
 	cJSON *transcript;   /* array of events (docs/turn.md); owned */
 	cJSON *conversation; /* persisted messages; owned */
-	char *model;	     /* current model (pre_turn may switch it) */
+	char *model;	     /* this turn's model: opts.model_name at each
+				turn start; pre_turn, or the host's own
+				vision fallback, may switch it for the turn */
 	int turns;	     /* turns run */
 	bool completed;	     /* the last turn ended normally (not denied,
 				no model error, not out of requests) */

@@ -42,6 +42,23 @@ const struct pc_tool_cfg *pc__turn_plugin_tool(struct pc_plugin **ps, size_t n,
 char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 			     struct pc_plugin *const *ps, size_t n);
 
+/* pc__turn_message - serde_json::from_value::<Message>(m) then its
+ * serialization (message.rs): the message as the host holds it - the role
+ * tag (or its variant index) checked, unknown keys dropped, null Options
+ * left out, assistant content coerced to a string, tool-call ids, types
+ * and names defaulted to "" and arguments to a string ("{}" when absent).
+ * NULL when serde would refuse it. New; caller deletes. */
+cJSON *pc__turn_message(const cJSON *m);
+/* pc__turn_messages - Vec<Message> of the array `v`, each element as
+ * pc__turn_message, or NULL when `v` is not an array or any element is
+ * refused. New; caller deletes. */
+cJSON *pc__turn_messages(const cJSON *v);
+
+/* pc__turn_prompt_part - the R10.1 part "# Plugin: <name> (v<version>)\n
+ * <system_prompt.trim()>" of `p` (Unicode White_Space trimmed, as Rust's
+ * str::trim), or NULL when the trimmed text is empty. New string. */
+char *pc__turn_prompt_part(const struct pc_plugin *p);
+
 /* pc__turn_note_stale - append a stale_system_prompt event to t for each
  * plugin of `o` whose R10.1 part disagrees with t's persisted system
  * prompt: present while the plugin is disabled, or absent while it is

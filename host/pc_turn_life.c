@@ -7,14 +7,13 @@
 #include <cjson/cJSON.h>
 
 #include "pc_fs.h"
+#include "pc_manifest_impl.h"
 #include "pc_registry.h"
+#include "pc_rust.h"
 #include "pc_serde.h"
 #include "pc_turn.h"
 #include "pc_turn_impl.h"
 #include "pc_xalloc.h"
-
-/* Manifests read loosely for a skipped plugin's name are capped (bytes). */
-#define LOOSE_MANIFEST_MAX ((size_t)1 << 20)
 
 static cJSON *add_event(struct pc_turn *t, const char *type)
 {
@@ -43,35 +42,9 @@ void pc_turn_rescan_release(struct pc_turn_rescan *rs)
 	*rs = (struct pc_turn_rescan)PC_TURN_RESCAN_INIT;
 }
 
-static const char *base_name(const char *dir)
-{
-	const char *s = strrchr(dir, '/');
-
-	return s && s[1] ? s + 1 : dir;
-}
-
-/* R1.7.7: the name a skipped plugin is listed under. */
-static char *loose_name(const char *dir)
-{
-	struct pc_buf raw = PC_BUF_INIT(LOOSE_MANIFEST_MAX);
-	char *mpath = pc_fs_join(dir, "plugin.json");
-	cJSON *v = NULL;
-	const cJSON *n;
-	char *name;
-
-	if (pc_fs_read_capped(mpath, &raw, NULL) == 0)
-		pc_serde_parse(pc_buf_cstr(&raw), raw.len, &v, NULL);
-	n = pc_serde_get(v, "name");
-	name = pc_xstrdup(cJSON_IsString(n) ? n->valuestring : base_name(dir));
-	cJSON_Delete(v);
-	free(mpath);
-	pc_buf_release(&raw);
-	return name;
-}
-
 static void skip_one(struct pc_turn_rescan *rs, const char *dir)
 {
-	char *name = loose_name(dir), *canon = pc_fs_realpath(dir);
+	char *name = pc_registry_loose_name(dir), *canon = pc_fs_realpath(dir);
 
 	pc_strvec_push_nodup(&rs->log,
 			     pc_registry_skip_line(name, canon ? canon : dir));
@@ -101,31 +74,24 @@ void pc_turn_rescan_dirs(char *const *dirs, size_t n,
 		menv = &no_env;
 	rs->plugins = pc_xcalloc(n + 1, sizeof(*rs->plugins));
 	for (size_t i = 0; i < n; i++) {
-		char *mf = pc_fs_join(dirs[i], "plugin.json");
-		bool candidate = pc_fs_is_dir(dirs[i]) && pc_fs_is_file(mf);
-		struct pc_err err = PC_ERR_INIT;
+		char *msg = NULL;
+		struct pc_manifest_report rep = { .log = &rs->log,
+						  .error = &msg };
 		struct pc_plugin *p = NULL;
 
-		free(mf);
-		if (!candidate)
+		if (!pc_registry_is_candidate(dirs[i]))
 			continue; /* R1.4: not a candidate, no log */
 		if (skip_all) {
 			skip_one(rs, dirs[i]);
 			continue;
 		}
-		if (pc_manifest_load(dirs[i], menv, &p, &err) == 0) {
-			for (size_t k = 0; k < p->log.nr; k++)
-				pc_strvec_push(&rs->log, p->log.v[k]);
+		if (pc_manifest_load_report(dirs[i], menv, &p, &rep, NULL) == 0)
 			insert(rs, p);
-			continue;
-		}
-		{
-			char *line =
-				pc_manifest_load_error_line(dirs[i], err.msg);
-
-			pc_strvec_pushf(&rs->log, "[plugins] %s", line);
-			pc_strvec_push_nodup(&rs->errors, line);
-		}
+		else
+			pc_strvec_push_nodup(&rs->errors,
+					     pc_manifest_load_error_line(dirs[i],
+									 msg));
+		free(msg);
 	}
 }
 
@@ -166,7 +132,7 @@ static int cmp_plugin(const void *a, const void *b)
 {
 	const struct pc_plugin *const *x = a, *const *y = b;
 
-	return strcmp((*x)->name, (*y)->name);
+	return pc_serde_text_cmp((*x)->name, (*y)->name);
 }
 
 static cJSON *strings(char *const *v, size_t n)
@@ -178,12 +144,12 @@ static cJSON *strings(char *const *v, size_t n)
 	return a;
 }
 
+/* !s.trim().is_empty(), with Rust's (Unicode) trim. */
 static bool has_text(const char *s)
 {
-	for (; s && *s; s++)
-		if (!strchr(" \t\r\n", *s))
-			return true;
-	return false;
+	size_t start;
+
+	return s && pc_rust_trim(s, strlen(s), &start) > 0;
 }
 
 /* scope_of_path (plugins.rs): under the canonical workspace, by path
@@ -193,11 +159,8 @@ static const char *scope_of(const struct pc_turn_opts *o,
 {
 	char *ws = pc_fs_realpath(o->host->workspace);
 	char *canon = pc_fs_realpath(p->source_path);
-	const char *c = canon ? canon : p->source_path;
-	const char *w = ws ? ws : o->host->workspace;
-	size_t n = strlen(w);
-	bool in = !strncmp(c, w, n) &&
-		  (c[n] == '/' || c[n] == '\0' || (n && w[n - 1] == '/'));
+	bool in = pc__path_starts_with(canon ? canon : p->source_path,
+				       ws ? ws : o->host->workspace);
 
 	free(ws);
 	free(canon);
@@ -344,22 +307,6 @@ int pc_turn_reload(struct pc_turn *t, const struct pc_turn_opts *old,
 	return 0;
 }
 
-/* The part R10.1 adds for `p`, or NULL when its text is blank. */
-static char *prompt_part(const struct pc_plugin *p)
-{
-	const char *s = p->system_prompt;
-	size_t a, z;
-
-	if (!has_text(s))
-		return NULL;
-	for (a = 0; strchr(" \t\r\n", s[a]); a++)
-		;
-	for (z = strlen(s); z > a && strchr(" \t\r\n", s[z - 1]); z--)
-		;
-	return pc_xasprintf("# Plugin: %s (v%s)\n%.*s", p->name,
-			    p->version ? p->version : "", (int)(z - a), s + a);
-}
-
 void pc__turn_note_stale(struct pc_turn *t, const struct pc_turn_opts *o)
 {
 	const cJSON *first = cJSON_GetArrayItem(t->conversation, 0);
@@ -369,7 +316,7 @@ void pc__turn_note_stale(struct pc_turn *t, const struct pc_turn_opts *o)
 		return;
 	for (size_t i = 0; i < o->nplugins; i++) {
 		const struct pc_plugin *p = o->plugins[i];
-		char *part = prompt_part(p), *msg = NULL;
+		char *part = pc__turn_prompt_part(p), *msg = NULL;
 		bool in = part && strstr(c->valuestring, part);
 		cJSON *e;
 
@@ -464,7 +411,7 @@ int pc_turn_command(struct pc_turn *t, const struct pc_turn_opts *o,
 		script_command(t, o, p, c, args);
 		return 0;
 	}
-	pc_host_render_prompt(o->host, p, c, args, &r);
+	pc_host_render_prompt_sent(o->host, p, c, name, args, &r);
 	/* the dispatcher shows the name as sent and the args unless blank */
 	msg = r.ok ? pc_xasprintf("/%s%s%s \xe2\x80\x94 starting agent turn",
 				  name, has_text(args) ? " " : "",

@@ -16,6 +16,7 @@
 
 #include "pc_fs.h"
 #include "pc_proc.h"
+#include "pc_rust.h"
 #include "pc_serde.h"
 #include "pc_turn.h"
 #include "pc_turn_impl.h"
@@ -134,8 +135,10 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < ps[i]->ntools; k++) {
 			const struct pc_tool_cfg *t = &ps[i]->tools[k];
-			bool ovr = t->override_builtin &&
-				   pc_is_builtin_tool(t->name);
+			/* turn_loop.rs: by name - any enabled plugin's
+			 * override:true claims the name for every tool so
+			 * named, with or without its own override */
+			bool ovr = listed(&overridden, t->name);
 
 			if (!ovr && (pc_is_builtin_tool(t->name) ||
 				     listed(&custom, t->name))) {
@@ -237,6 +240,20 @@ static char *resolve(const struct pc_turn_opts *o, const char *in)
 	return pc_fs_join(o->host->workspace, *in ? in : ".");
 }
 
+/* Captured bytes as a tool's output text: lossy UTF-8, NULs kept (host
+ * text, pc_serde.h). Empties `b`. */
+static char *output_text(struct pc_buf *b)
+{
+	struct pc_buf lossy = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *t;
+
+	pc_rust_lossy_utf8(&lossy, pc_buf_cstr(b), b->len);
+	t = pc_serde_text_new(pc_buf_cstr(&lossy), lossy.len);
+	pc_buf_release(&lossy);
+	pc_buf_release(b);
+	return t;
+}
+
 static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
@@ -264,7 +281,7 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 		    pc_xasprintf("read_file \"%s\" failed: %s (os error %d)",
 				 in, strerror(en ? en : EINVAL), en));
 	else
-		set(oc, true, pc_buf_detach(&b, NULL));
+		set(oc, true, output_text(&b));
 	pc_buf_release(&b);
 	free(p);
 }
@@ -654,7 +671,7 @@ static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 	if (!b.len)
 		pc_buf_adds(&b, "(no output)");
 	if (pr.outcome == PC_PROC_TIMEOUT) {
-		char *s = pc_buf_detach(&b, NULL);
+		char *s = output_text(&b);
 
 		set(oc, false,
 		    pc_xasprintf("bash timed out after %llds (killed)\n%s",
@@ -663,7 +680,7 @@ static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 	} else {
 		set(oc,
 		    pr.has_status && pr.term_signal == 0 && pr.exit_code == 0,
-		    pc_buf_detach(&b, NULL));
+		    output_text(&b));
 	}
 out:
 	pc_buf_release(&b);

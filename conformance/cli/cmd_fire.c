@@ -138,8 +138,7 @@ static int show(const struct pc_args *a, const struct pc_fire_opts *o,
 		if (json)
 			pc_cli_print_json(pc_fire_json(f));
 		else
-			printf("%s: the host rejects the plugin: %s\n", o->path,
-			       f->host_error);
+			pc_fire_print_rejected(stdout, f);
 		return PC_EXIT_NOLOAD;
 	}
 	if (rc) {

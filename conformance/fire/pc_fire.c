@@ -199,7 +199,7 @@ static int resolve_named(const struct pc_plugin *p, const char *point,
 				pt->command = &p->commands[i];
 		if (!pt->command)
 			return pc_err_set(err, PC_EUSAGE,
-					  "unknown plugin command '%s'", n);
+					  "unknown plugin command '%s'", name);
 		pt->kind = pt->command->agent_turn ? PC_FIRE_PROMPT
 						   : PC_FIRE_COMMAND;
 		return 0;
@@ -329,8 +329,15 @@ static int fire_command(struct pc_host *h, const struct pc_plugin *p,
 	int rc;
 
 	f->name = pt->command->name;
+	/* the name as sent ("/go" for command:/go): the host's empty-prompt
+	 * message uses it (R7.2) */
+	const char *sent = pt->text && strchr(pt->text, ':')
+				   ? strchr(pt->text, ':') + 1
+				   : pt->command->name;
+
 	if (pt->kind == PC_FIRE_PROMPT)
-		rc = pc_host_render_prompt(h, p, pt->command, args, &f->call);
+		rc = pc_host_render_prompt_sent(h, p, pt->command, sent, args,
+						&f->call);
 	else
 		rc = pc_host_run_command(h, p, pt->command, args, &f->call,
 					 &f->x, err);
@@ -513,7 +520,11 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 		struct pc_err *err)
 {
 	struct pc_err lerr = PC_ERR_INIT;
+	struct pc_strvec loadlog = PC_STRVEC_INIT;
+	struct pc_manifest_report rep = { .log = &loadlog,
+					  .error = &f->host_error };
 	char *session = o->session ? pc_xstrdup(o->session) : default_session();
+	struct pc_strvec later;
 	int rc;
 
 	pc_exchange_init(&f->x);
@@ -531,17 +542,28 @@ int pc_fire_run(const struct pc_fire_opts *o, struct pc_fire *f,
 	free(session);
 	if ((rc = pc_fire_point_syntax(o->point, err)))
 		return rc;
-	if (pc_manifest_load(o->path, o->menv, &f->own_plugin, &lerr) < 0) {
-		f->host_error = pc_xstrdup(lerr.msg);
+	/* the host's stderr while loading comes first in host_log (R1.11,
+	 * R1.12), then what the exchange logs */
+	if (pc_manifest_load_report(o->path, o->menv, &f->own_plugin, &rep,
+				    &lerr) < 0) {
+		pc_strvec_release(&f->x.log);
+		f->x.log = loadlog;
 		return PC_EMANIFEST;
 	}
 	f->plugin = f->own_plugin;
 	if ((rc = pc_fire_resolve(f->own_plugin, o->point, o->oauth_flow,
-				  &f->pt, err)))
+				  &f->pt, err))) {
+		pc_strvec_release(&loadlog);
 		return rc;
+	}
 	pc_exchange_release(&f->x);
-	return pc_fire_exchange(&f->host, f->own_plugin, &f->pt, &o->in, f,
-				err);
+	rc = pc_fire_exchange(&f->host, f->own_plugin, &f->pt, &o->in, f, err);
+	later = f->x.log;
+	for (size_t i = 0; i < later.nr; i++)
+		pc_strvec_push(&loadlog, later.v[i]);
+	pc_strvec_release(&later);
+	f->x.log = loadlog;
+	return rc;
 }
 
 void pc_fire_release(struct pc_fire *f)

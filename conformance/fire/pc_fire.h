@@ -167,9 +167,19 @@ void pc_fire_release(struct pc_fire *f);
 cJSON *pc_fire_json(const struct pc_fire *f);
 /* pc_fire_print - the human form `plugcheck fire` prints. */
 void pc_fire_print(FILE *out, const struct pc_fire *f, bool color);
+/* pc_fire_print_rejected - the human form when the host rejects the
+ * plugin (pc_fire_run returned PC_EMANIFEST): "PATH: the host rejects the
+ * plugin: ERROR", then the lines it logged while loading ("host log ..."),
+ * text as raw bytes (R1.11, R1.12). */
+void pc_fire_print_rejected(FILE *out, const struct pc_fire *f);
 /* pc_fire_text - the human form without colour as a new string (caller
- * frees): what check's cases carry as system_out. */
+ * frees): what check's cases carry as system_out; a NUL byte of the
+ * exchange is written as the four characters \x00. */
 char *pc_fire_text(const struct pc_fire *f);
+/* pc_fire_log_text - the host's log lines of the firing (f->x.log), one
+ * per line, as a new string (caller frees; "" when there are none). Host
+ * text is written as the bytes it stands for, a NUL as \x00. */
+char *pc_fire_log_text(const struct pc_fire *f);
 /* pc_fire_verdict - one line: "allow (ok) reason: ...", "ok (ok): out",
  * "failed (timeout): ..." (a new string, caller frees). */
 char *pc_fire_verdict(const struct pc_fire *f);

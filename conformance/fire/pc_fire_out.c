@@ -7,15 +7,37 @@
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
+/* The bytes lossily decoded, NULs kept (a string node takes them as host
+ * text, pc_serde.h). */
 static cJSON *lossy(const struct pc_buf *b)
 {
 	struct pc_buf s = PC_BUF_INIT(PC_BUF_NOCAP);
 	cJSON *v;
 
-	pc_rust_lossy_utf8(&s, b->data ? b->data : "", b->len);
-	v = cJSON_CreateString(pc_buf_cstr(&s));
+	pc_rust_lossy_utf8(&s, pc_buf_cstr(b), b->len);
+	v = pc_serde_string_n(pc_buf_cstr(&s), s.len);
 	pc_buf_release(&s);
 	return v;
+}
+
+/* Write host text (pc_serde.h stored form) as the raw bytes it stands
+ * for: a NUL in a reason or an output is written as the NUL byte the host
+ * emits, not cut and not as C0 80. */
+static void put_text(FILE *out, const char *text)
+{
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	pc_serde_text_raw(&raw, text);
+	fwrite(pc_buf_cstr(&raw), 1, raw.len, out);
+	pc_buf_release(&raw);
+}
+
+/* "<label><text>\n" with the text as raw bytes. */
+static void line(FILE *out, const char *label, const char *text)
+{
+	fputs(label, out);
+	put_text(out, text);
+	fputc('\n', out);
 }
 
 static cJSON *strvec(const struct pc_strvec *v)
@@ -244,6 +266,9 @@ cJSON *pc_fire_json(const struct pc_fire *f)
 		cJSON_AddBoolToObject(j, "loaded", false);
 		cJSON_AddStringToObject(j, "host_error",
 					f->host_error ? f->host_error : "");
+		/* what the host logged before and at the rejection (R1.12,
+		 * R1.11) */
+		cJSON_AddItemToObject(j, "host_log", strvec(&f->x.log));
 		return j;
 	}
 	cJSON_AddBoolToObject(j, "loaded", true);
@@ -251,6 +276,8 @@ cJSON *pc_fire_json(const struct pc_fire *f)
 	add_result(j, f);
 	if (f->kind != PC_FIRE_PROMPT && f->kind != PC_FIRE_OAUTH_FLOW)
 		add_facts(j, &f->x);
+	else
+		cJSON_AddItemToObject(j, "host_log", strvec(&f->x.log));
 	return j;
 }
 
@@ -262,8 +289,8 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 		fprintf(out, "verdict  %s%s%s (%s)\n", f->hook.allow ? g : r,
 			f->hook.allow ? "ALLOW" : "DENY", off,
 			pc_outcome_name(f->hook.outcome));
-		fprintf(out, "reason   %s\n", *f->hook.reason ? f->hook.reason
-							      : "(empty)");
+		line(out, "reason   ", *f->hook.reason ? f->hook.reason
+						      : "(empty)");
 		if (f->hook.modify) {
 			char *m = pc_serde_to_string(f->hook.modify);
 
@@ -271,25 +298,29 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 			free(m);
 		}
 		if (f->hook.notify)
-			fprintf(out, "notify   %s\n", f->hook.notify);
-		if (f->hook.status)
-			fprintf(out, "status   \"%s\"\n", f->hook.status);
+			line(out, "notify   ", f->hook.notify);
+		if (f->hook.status) {
+			fputs("status   \"", out);
+			put_text(out, f->hook.status);
+			fputs("\"\n", out);
+		}
 		break;
 	case PC_FIRE_TOOL:
 	case PC_FIRE_COMMAND:
 	case PC_FIRE_PROMPT:
 		fprintf(out, "verdict  %s%s%s\n", f->call.ok ? g : r,
 			f->call.ok ? "OK" : "FAILED", off);
-		fprintf(out, "%s %s\n",
-			f->kind == PC_FIRE_PROMPT && f->call.ok ? "prompt  "
-								: "output  ",
-			f->call.output);
+		line(out,
+		     f->kind == PC_FIRE_PROMPT && f->call.ok ? "prompt   "
+							     : "output   ",
+		     f->call.output);
 		break;
 	case PC_FIRE_MEMORY:
-		fprintf(out, "verdict  %s%s%s\noutput   %s\n", f->mem.ok ? g : r,
-			f->mem.ok ? "OK" : "FAILED", off, f->mem.output);
+		fprintf(out, "verdict  %s%s%s\n", f->mem.ok ? g : r,
+			f->mem.ok ? "OK" : "FAILED", off);
+		line(out, "output   ", f->mem.output);
 		if (*f->mem.injection)
-			fprintf(out, "inject   %s\n", f->mem.injection);
+			line(out, "inject   ", f->mem.injection);
 		break;
 	case PC_FIRE_OAUTH:
 		fprintf(out, "verdict  %s%s%s%s%s\n", f->oauth.ok ? g : r,
@@ -297,7 +328,7 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 			f->oauth.flow ? "  next: " : "",
 			f->oauth.flow ? f->oauth.flow : "");
 		if (*f->oauth.message)
-			fprintf(out, "message  %s\n", f->oauth.message);
+			line(out, "message  ", f->oauth.message);
 		break;
 	case PC_FIRE_OAUTH_FLOW: {
 		const struct pc_oauth_login *l = &f->login;
@@ -315,7 +346,7 @@ static void verdict(FILE *out, const struct pc_fire *f, const char *g,
 			pc_oauth_login_state_name(l->state),
 			l->flow ? "  flow: " : "", l->flow ? l->flow : "");
 		if (*l->message)
-			fprintf(out, "message  %s\n", l->message);
+			line(out, "message  ", l->message);
 		break;
 	}
 	}
@@ -344,6 +375,13 @@ static void print_sandbox(FILE *out, const struct pc_confine_obs *s)
 		print_list(out, "wrote without write_workspace", &s->ws_writes);
 	if (s->out_writes.nr)
 		print_list(out, "wrote outside the workspace", &s->out_writes);
+}
+
+/* The host's stderr lines (host text), one "host log" line each. */
+static void print_log(FILE *out, const struct pc_strvec *log)
+{
+	for (size_t i = 0; i < log->nr; i++)
+		line(out, "host log ", log->v[i]);
 }
 
 /* print_x - the facts of one exchange, for people. */
@@ -381,8 +419,7 @@ static void print_x(FILE *out, const struct pc_exchange *x)
 		print_sandbox(out, &x->sandbox);
 	for (size_t i = 0; i < x->events.nr; i++)
 		fprintf(out, "event    %s\n", x->events.v[i]);
-	for (size_t i = 0; i < x->log.nr; i++)
-		fprintf(out, "host log %s\n", x->log.v[i]);
+	print_log(out, &x->log);
 	pc_buf_release(&st);
 }
 
@@ -402,7 +439,17 @@ void pc_fire_print(FILE *out, const struct pc_fire *f, bool color)
 	} else if (f->kind != PC_FIRE_PROMPT) {
 		print_x(out, &f->x);
 	}
+	if (f->kind == PC_FIRE_PROMPT || f->kind == PC_FIRE_OAUTH_FLOW)
+		print_log(out, &f->x.log);
 	verdict(out, f, g, r, off);
+}
+
+void pc_fire_print_rejected(FILE *out, const struct pc_fire *f)
+{
+	fprintf(out, "%s: the host rejects the plugin: ", f->path);
+	put_text(out, f->host_error ? f->host_error : "");
+	fputc('\n', out);
+	print_log(out, &f->x.log);
 }
 
 void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b)
@@ -429,8 +476,24 @@ void pc_fire_show(FILE *out, const char *label, const struct pc_buf *b)
 		fprintf(out, "  ... %zu more bytes not shown\n", b->len - n);
 }
 
+/* add_visible - append bytes [0, n) of `bytes` with each NUL as the four
+ * characters \x00: a report keeps texts as C strings, and the JUnit form
+ * shows every other control byte that way too. */
+static void add_visible(struct pc_buf *b, const char *bytes, size_t n)
+{
+	for (size_t i = 0, run = 0; i <= n; i++) {
+		if (i < n && bytes[i])
+			continue;
+		pc_buf_add(b, bytes + run, i - run);
+		if (i < n)
+			pc_buf_adds(b, "\\x00");
+		run = i + 1;
+	}
+}
+
 char *pc_fire_text(const struct pc_fire *f)
 {
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *text = NULL;
 	size_t n = 0;
 	FILE *m = open_memstream(&text, &n);
@@ -439,7 +502,24 @@ char *pc_fire_text(const struct pc_fire *f)
 		return pc_xstrdup("");
 	pc_fire_print(m, f, false);
 	fclose(m);
-	return text ? text : pc_xstrdup("");
+	add_visible(&b, text ? text : "", text ? n : 0);
+	free(text);
+	return pc_buf_detach(&b, NULL);
+}
+
+char *pc_fire_log_text(const struct pc_fire *f)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	for (size_t i = 0; i < f->x.log.nr; i++) {
+		pc_buf_reset(&raw);
+		pc_serde_text_raw(&raw, f->x.log.v[i]);
+		add_visible(&b, pc_buf_cstr(&raw), raw.len);
+		pc_buf_adds(&b, "\n");
+	}
+	pc_buf_release(&raw);
+	return pc_buf_detach(&b, NULL);
 }
 
 char *pc_fire_verdict(const struct pc_fire *f)

@@ -202,6 +202,17 @@ static void check_script(struct pc_findings *f, const char *rel,
 	}
 }
 
+/* R1.12: each "unknown hook point" line of the host's load log. */
+static void unknown_hooks(struct pc_findings *f, const struct pc_strvec *log)
+{
+	static const char head[] = "[plugins] unknown hook point ";
+
+	for (size_t i = 0; i < log->nr; i++)
+		if (!strncmp(log->v[i], head, strlen(head)))
+			pc_findings_add(f, "PC-HOOK-001", "plugin.json", "%s",
+					log->v[i] + strlen("[plugins] "));
+}
+
 static void check_hooks(struct pc_lint *l, const char *path,
 			struct strset *seen)
 {
@@ -222,10 +233,7 @@ static void check_hooks(struct pc_lint *l, const char *path,
 	    p->hooks[PC_HOOK_PRE_READ].present)
 		pc_findings_add(&l->findings, "PC-HOOK-003", "plugin.json",
 				"pre_write fires only for write_file and edit, pre_read only for read_file, grep and glob (not patch, bulk_*, delete, rename, mkdir, list_dir)");
-	for (size_t i = 0; i < p->log.nr; i++)
-		if (strstr(p->log.v[i], "unknown hook point"))
-			pc_findings_add(&l->findings, "PC-HOOK-001", "plugin.json",
-					"%s", p->log.v[i] + strlen("[plugins] "));
+	unknown_hooks(&l->findings, &p->log);
 }
 
 static void check_tools(struct pc_lint *l, const char *path,
@@ -333,6 +341,7 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l)
 {
 	struct pc_err err = PC_ERR_INIT;
+	struct pc_manifest_report rep = { 0 };
 	struct strset seen = { 0 };
 	char *manifest = pc_fs_join(dir, "plugin.json");
 	bool candidate = pc_fs_is_dir(dir) && access(manifest, F_OK) == 0;
@@ -346,18 +355,16 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 				dir);
 		return 0;
 	}
-	if (pc_manifest_load(dir, env, &l->plugin, &err) < 0) {
-		char *line = pc_manifest_load_error_line(dir, err.msg);
-
-		l->host_error = pc_xstrdup(err.msg);
-		pc_strvec_pushf(&l->host_log, "[plugins] %s", line);
+	rep.log = &l->host_log;
+	rep.error = &l->host_error;
+	if (pc_manifest_load_report(dir, env, &l->plugin, &rep, &err) < 0) {
+		/* host_log ends with the R1.11 line, after any R1.12 ones */
+		unknown_hooks(&l->findings, &l->host_log);
 		pc_findings_add(&l->findings, "PC-LOAD-001", "plugin.json",
-				"%s", line);
-		free(line);
+				"%s", l->host_log.v[l->host_log.nr - 1] +
+					      strlen("[plugins] "));
 		return 0;
 	}
-	for (size_t i = 0; i < l->plugin->log.nr; i++)
-		pc_strvec_push(&l->host_log, l->plugin->log.v[i]);
 	check_manifest(l);
 	check_hooks(l, path, &seen);
 	check_tools(l, path, &seen);

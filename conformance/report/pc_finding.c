@@ -35,6 +35,21 @@ static void vadd(struct pc_findings *f, const char *id, const char *file,
 		 const char *where, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
 
+char *pc_finding_visible(const char *s)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *p = s ? s : "", *q;
+
+	/* C0 80 is never valid UTF-8: it can only be host text's NUL */
+	while ((q = strstr(p, "\xc0\x80"))) {
+		pc_buf_add(&b, p, (size_t)(q - p));
+		pc_buf_adds(&b, "\\x00");
+		p = q + 2;
+	}
+	pc_buf_adds(&b, p);
+	return pc_buf_detach(&b, NULL);
+}
+
 static void vadd(struct pc_findings *f, const char *id, const char *file,
 		 const char *where, const char *fmt, va_list ap)
 {
@@ -45,7 +60,8 @@ static void vadd(struct pc_findings *f, const char *id, const char *file,
 	pc_buf_vaddf(&b, fmt, ap);
 	n = grow(f);
 	n->rule = r;
-	n->message = pc_buf_detach(&b, NULL);
+	n->message = pc_finding_visible(pc_buf_cstr(&b));
+	pc_buf_release(&b);
 	n->file = pc_xstrdup(file ? file : "");
 	n->where = pc_xstrdup(where ? where : "");
 }

@@ -38,6 +38,10 @@ struct pc_findings {
 
 #define PC_FINDINGS_INIT { NULL, 0, 0 }
 
+/* pc_finding_visible - `s` (may be NULL: "") as a new string in which
+ * each NUL of host text (stored form C0 80, pc_serde.h) is the four
+ * characters \x00, as reports show it. Findings' messages get it. */
+char *pc_finding_visible(const char *s);
 /* pc_findings_add - record rule `id` (must exist in the rule table:
  * PC_BUG otherwise) with a printf message; `file` may be NULL (""). */
 void pc_findings_add(struct pc_findings *f, const char *id, const char *file,

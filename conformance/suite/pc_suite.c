@@ -105,12 +105,10 @@ void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f)
 		s->r->cases[c].system_out = out;
 		s->r->cases[c].time_s = (double)f->x.proc.wall_ms / 1000.0;
 		if (f->x.log.nr) {
-			struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+			char *log = pc_fire_log_text(f);
 
-			for (size_t i = 0; i < f->x.log.nr; i++)
-				pc_buf_addf(&b, "%s\n", f->x.log.v[i]);
-			pc_report_set_err(s->r, c, pc_buf_cstr(&b));
-			pc_buf_release(&b);
+			pc_report_set_err(s->r, c, log);
+			free(log);
 		}
 	}
 	if (pc__suite_stopped(s))
@@ -455,7 +453,7 @@ static void load_plugin(struct pc__suite *s, struct pc_lint *l)
 	pc__suite_progress(s, "loading %s", s->o->path);
 	pc_lint_plugin(s->o->path, s->o->menv, pc__suite_getenv(s, "PATH"), l);
 	r->loaded = l->plugin != NULL;
-	r->host_error = l->host_error ? pc_xstrdup(l->host_error) : NULL;
+	r->host_error = l->host_error ? pc_finding_visible(l->host_error) : NULL;
 	for (size_t i = 0; i < l->host_log.nr; i++)
 		pc_strvec_push(&r->host_log, l->host_log.v[i]);
 	pc_report_add_load(r, "plugin_dir", r->loaded,

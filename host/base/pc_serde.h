@@ -137,6 +137,39 @@ int pc_serde_print_pretty(const cJSON *v, struct pc_buf *out);
  * (valuestring set). Returns new node, caller owns. */
 cJSON *pc_serde_number_u64(unsigned long long n);
 
+/* ---- host text: Rust Strings that may hold U+0000 ----
+ *
+ * Every piece of text the reference host hands out - results (reasons,
+ * outputs, messages), log lines, event texts, cJSON strings - is a Rust
+ * String in the stored form above: valid UTF-8 in which U+0000 is the two
+ * bytes C0 80. Valid UTF-8 never holds C0 80, so the form is a lossless
+ * encoding of (bytes, length) that survives every C-string step (strlen,
+ * %s, strdup, cJSON). Convert at the edges: raw bytes in with
+ * pc_serde_text_add / pc_serde_text_new / pc_serde_string_n; raw bytes out
+ * with pc_serde_text_raw before a byte count, a Rust {:?} or a write. A NUL
+ * the plugin wrote thus reaches the host's messages and plugcheck's output
+ * whole (spec R4.3.6, R6.2, R5.12). Raw OS paths are not host text. */
+
+/* pc_serde_text_add - append the `n` raw bytes of `bytes` to `out` in the
+ * stored form (each NUL as C0 80; other bytes unchanged). Returns 0 or
+ * PC_EFBIG from the buffer (contents then as pc_buf_add leaves them). */
+int pc_serde_text_add(struct pc_buf *out, const char *bytes, size_t n);
+/* pc_serde_text_new - the `n` raw bytes of `bytes` in the stored form, as
+ * a new string; caller frees. */
+char *pc_serde_text_new(const char *bytes, size_t n);
+/* pc_serde_string_n - a new cJSON string node holding the `n` raw bytes
+ * of `bytes` (a NUL included, stored as C0 80); caller owns. */
+cJSON *pc_serde_string_n(const char *bytes, size_t n);
+/* pc_serde_text_raw - append the raw bytes of the stored-form `text` to
+ * `out` (each C0 80 as one NUL). Returns 0 or PC_EFBIG. */
+int pc_serde_text_raw(struct pc_buf *out, const char *text);
+/* pc_serde_text_cmp - Rust's String order (byte-wise on the raw bytes,
+ * so U+0000 sorts first) of two stored-form texts: <0, 0, >0. */
+int pc_serde_text_cmp(const char *a, const char *b);
+/* pc_serde_text_len - the raw byte length of the stored-form `text`: what
+ * Rust's str::len() says (C0 80 counts 1). */
+size_t pc_serde_text_len(const char *text);
+
 /* pc_serde_get - the value of key `key` in object `obj` (case-sensitive),
  * or NULL when `obj` is not an object or lacks the key. Borrowed. */
 const cJSON *pc_serde_get(const cJSON *obj, const char *key);

@@ -221,7 +221,7 @@ static void resolve_errors_name_what_is_missing(void **state)
 		{ false, "tool:nope", "plugin 'fp' has no tool 'nope'" },
 		{ true, "tool:t", "plugin 'fm' has no tool 't'" },
 		{ false, "command:nope", "unknown plugin command 'nope'" },
-		{ false, "command:/nope", "unknown plugin command 'nope'" },
+		{ false, "command:/nope", "unknown plugin command '/nope'" },
 		{ false, "memory:inject",
 		  "plugin 'fp' declares no memory_provider" },
 		{ false, "oauth:login",

@@ -125,6 +125,28 @@ static void copy_excludes_at_every_depth(void **state)
 	free(dst);
 }
 
+/* copy_dir's errors are `<what> <path:?>: <io::Error>`: the Rust text
+ * once, never followed by a second strerror. */
+static void copy_errors_are_rusts(void **state)
+{
+	char *t = pc_fs_mkdtemp("test-install"), *src = pc_fs_join(t, "src");
+	char *dst = pc_fs_join(t, "dst"), *want;
+	struct pc_err err = PC_ERR_INIT;
+
+	(void)state;
+	put(src, "a.txt", "a\n", 0644);
+	put(t, "dst", "a file\n", 0644);
+	assert_int_equal(pc_install_copy_dir(src, dst, NULL, &err), PC_EIO);
+	want = pc_xasprintf("mkdir \"%s\": File exists (os error 17)", dst);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(err.sys_errno, 17);
+	free(want);
+	pc_fs_rm_rf(t);
+	free(t);
+	free(src);
+	free(dst);
+}
+
 static const char manifest[] =
 	"{\"name\":\"demo\",\"version\":\"1\",\"description\":\"d\","
 	"\"hooks\":{\"pre_bash\":{\"script\":\"hooks/a.sh\"}}}";
@@ -240,6 +262,7 @@ int main(void)
 		cmocka_unit_test(scope_parse),
 		cmocka_unit_test(skipped_names),
 		cmocka_unit_test(copy_excludes_at_every_depth),
+		cmocka_unit_test(copy_errors_are_rusts),
 		cmocka_unit_test(workspace_install_records_trust),
 		cmocka_unit_test(source_errors),
 		cmocka_unit_test(source_meta_layout),

@@ -145,13 +145,15 @@ static void lookup_hits_only_beyond_the_60s_margin(void **state)
 	pc_oauth_cache_release(&c);
 }
 
+/* oauth.rs upsert_header: a same-named header (ASCII case-insensitive)
+ * gets the new value and keeps its own spelling of the name. */
 static void request_headers_upsert_case_insensitively(void **state)
 {
 	struct pc_oauth_cfg o = { 0 };
 	struct pc_oauth_creds cr = PC_OAUTH_CREDS_INIT;
 	struct pc_strvec out = PC_STRVEC_INIT;
 	static const char *const want[] = {
-		"Authorization", "Bearer tok", "x-org", "new",
+		"Authorization", "Bearer tok", "X-Org", "new",
 		"X-Static",	 "s",	       "X-New", "n",
 	};
 

@@ -1858,9 +1858,35 @@ static void real_parsers_accept_output(void **state)
 	free(dir);
 }
 
+/* A NUL of host text (stored form C0 80) reaches a finding as the four
+ * characters \x00, in every renderer, never cut and never as C0 80. */
+static void finding_shows_host_nul_visibly(void **state)
+{
+	struct pc_findings f = PC_FINDINGS_INIT;
+	char *v;
+	cJSON *j;
+
+	(void)state;
+	v = pc_finding_visible("a\xc0\x80" "b\xc0\x80");
+	assert_string_equal(v, "a\\x00b\\x00");
+	free(v);
+	v = pc_finding_visible(NULL);
+	assert_string_equal(v, "");
+	free(v);
+	pc_findings_add(&f, "PC-HOOK-002", "plugin.json", "reason '%s'",
+			"deny\xc0\x80tail");
+	assert_string_equal(f.v[0].message, "reason 'deny\\x00tail'");
+	j = pc_finding_json(&f.v[0]);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(j, "message")->valuestring,
+			    "reason 'deny\\x00tail'");
+	cJSON_Delete(j);
+	pc_findings_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(finding_shows_host_nul_visibly),
 		cmocka_unit_test(format_parse_names),
 		cmocka_unit_test(add_copies_and_release_empties),
 		cmocka_unit_test(case_fails_by_its_findings),

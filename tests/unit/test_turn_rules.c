@@ -1,0 +1,648 @@
+/* test_turn_rules.c - the turn engine against the host's composition rules
+ * and caps, byte for byte (spec catalyst-code.md R4.6-R4.10, R2.15-R2.16;
+ * main.rs run_pre_input / run_pre_agent_start / run_pre_context /
+ * run_pre_hooks / run_post_hooks, turn_loop.rs, message.rs):
+ *   - a pre_context replacement is typed as Vec<Message>, capped at 500
+ *     messages, and persists into the conversation after the transient
+ *     tails are popped from its end;
+ *   - the pre_agent_start caps at 102400 bytes (N-1, N, N+1);
+ *   - pre hooks stop at the first deny and compose modify in name order;
+ *     post hooks all run, later plugins win key by key;
+ *   - the tool-collision log line and the override name rule. */
+#include <sys/stat.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pc_fs.h"
+#include "pc_manifest.h"
+#include "pc_serde.h"
+#include "pc_turn.h"
+#include "pc_xalloc.h"
+
+#define MAXP 3
+
+struct fx {
+	char *root, *ws;
+	struct pc_host host;
+	struct pc_turn t;
+	struct pc_turn_opts o;
+	struct pc_plugin *ps[MAXP];
+	size_t n;
+	cJSON *replies; /* the scripted model's answers, in order */
+	int next;
+};
+
+static void write_file(const char *path, const char *text, size_t n,
+		       mode_t mode)
+{
+	char *dir = pc_xstrdup(path);
+
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(pc_fs_mkdir_p(dir, NULL), 0);
+	assert_int_equal(pc_fs_write(path, text, n, NULL), 0);
+	assert_int_equal(chmod(path, mode), 0);
+	free(dir);
+}
+
+/* Add plugin `name` with `manifest_rest` (JSON members after name and
+ * version) and the hook script hooks/<point>.sh printing `answer` for
+ * each of the `k` points given as (point, answer) pairs. */
+static void add(struct fx *f, const char *name, const char *manifest_rest,
+		int k, ...)
+{
+	char *dir = pc_fs_join(f->root, name), *mf = pc_fs_join(dir, "plugin.json");
+	struct pc_buf hooks = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_manifest_env env = { NULL, NULL };
+	struct pc_err err = PC_ERR_INIT;
+	char *json;
+	va_list ap;
+
+	va_start(ap, k);
+	for (int i = 0; i < k; i++) {
+		const char *point = va_arg(ap, const char *);
+		const char *answer = va_arg(ap, const char *);
+		char *rel = pc_xasprintf("hooks/%s.sh", point);
+		char *path = pc_fs_join(dir, rel);
+		char *body = pc_xasprintf("#!/bin/sh\ncat >/dev/null\ncat <<'EOF'\n%s\nEOF\n",
+					  answer);
+
+		write_file(path, body, strlen(body), 0755);
+		pc_buf_addf(&hooks, "%s\"%s\":{\"script\":\"%s\",\"pass_args\":true}",
+			    i ? "," : "", point, rel);
+		free(rel);
+		free(path);
+		free(body);
+	}
+	va_end(ap);
+	json = pc_xasprintf("{\"name\":\"%s\",\"version\":\"1\",\"hooks\":{%s}%s%s}",
+			    name, pc_buf_cstr(&hooks),
+			    manifest_rest ? "," : "",
+			    manifest_rest ? manifest_rest : "");
+	write_file(mf, json, strlen(json), 0644);
+	assert_true(f->n < MAXP);
+	if (pc_manifest_load(dir, &env, &f->ps[f->n], &err))
+		fail_msg("load %s: %s", name, err.msg);
+	f->n++;
+	f->o.nplugins = f->n;
+	free(json);
+	free(mf);
+	free(dir);
+	pc_buf_release(&hooks);
+}
+
+static int model(void *ctx, const cJSON *messages, const cJSON *tools,
+		 cJSON **reply, struct pc_err *err)
+{
+	struct fx *f = ctx;
+	const cJSON *r = cJSON_GetArrayItem(f->replies, f->next++);
+
+	(void)messages;
+	(void)tools;
+	(void)err;
+	if (r) {
+		*reply = cJSON_Duplicate(r, 1);
+	} else {
+		*reply = cJSON_CreateObject();
+		cJSON_AddStringToObject(*reply, "role", "assistant");
+		cJSON_AddStringToObject(*reply, "content", "done");
+	}
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct fx *f = pc_xcalloc(1, sizeof(*f));
+	char *env[] = { "PATH=/usr/bin:/bin", NULL };
+
+	f->root = pc_fs_mkdtemp("turnrules");
+	f->ws = pc_fs_join(f->root, "ws");
+	pc_fs_mkdir_p(f->ws, NULL);
+	f->host = (struct pc_host)PC_HOST_INIT;
+	pc_host_init(&f->host, env, f->ws, "");
+	f->host.timestamp = 1700000000;
+	f->t = (struct pc_turn)PC_TURN_INIT;
+	f->o = (struct pc_turn_opts)PC_TURN_OPTS_INIT;
+	f->o.host = &f->host;
+	f->o.plugins = f->ps;
+	f->o.model = model;
+	f->o.model_ctx = f;
+	f->replies = cJSON_CreateArray();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	pc_turn_release(&f->t);
+	pc_host_release(&f->host);
+	for (size_t i = 0; i < f->n; i++)
+		pc_plugin_free(f->ps[i]);
+	cJSON_Delete(f->replies);
+	pc_fs_rm_rf(f->root);
+	free(f->root);
+	free(f->ws);
+	free(f);
+	return 0;
+}
+
+static void reply(struct fx *f, const char *json)
+{
+	cJSON *v = NULL;
+
+	assert_int_equal(pc_serde_parse(json, strlen(json), &v, NULL), 0);
+	cJSON_AddItemToArray(f->replies, v);
+}
+
+static char *json_of(const cJSON *v)
+{
+	return pc_serde_to_string(v);
+}
+
+static void expect_json(const cJSON *v, const char *want)
+{
+	char *s = json_of(v);
+
+	assert_string_equal(s, want);
+	free(s);
+}
+
+/* The nth event of `type` (0-based), or NULL. */
+static const cJSON *nth(const struct fx *f, const char *type, int n)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, f->t.transcript)
+	{
+		if (!strcmp(pc_serde_get(e, "type")->valuestring, type) && !n--)
+			return e;
+	}
+	return NULL;
+}
+
+static int count(const struct fx *f, const char *type)
+{
+	int n = 0;
+
+	while (nth(f, type, n))
+		n++;
+	return n;
+}
+
+/* Forget the last turn and the last plugin added, for the next case. */
+static void drop_last(struct fx *f)
+{
+	pc_turn_release(&f->t);
+	pc_plugin_free(f->ps[--f->n]);
+	f->o.nplugins = f->n;
+}
+
+static void run(struct fx *f, const char *text)
+{
+	struct pc_err err = PC_ERR_INIT;
+
+	assert_int_equal(pc_turn_run(&f->t, &f->o, text, &err), 0);
+}
+
+/* --- pre_context ------------------------------------------------------- */
+
+/* turn_loop.rs: the transient tails (here the pre_agent_start fragment)
+ * come off the END of the buffer pre_context left - so its last message
+ * goes - the assistant is pushed and the buffer is the conversation from
+ * then on, for the next request and the next turn. */
+static void pre_context_replacement_persists(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 2, "pre_agent_start",
+	    "{\"allow\":true,\"modify\":{\"append_system_prompt\":\"T\"}}",
+	    "pre_context",
+	    "{\"allow\":true,\"modify\":{\"messages\":[{\"role\":\"system\","
+	    "\"content\":\"S\"},{\"role\":\"user\",\"content\":\"U\"}]}}");
+	reply(f, "{\"role\":\"assistant\",\"content\":\"one\"}");
+	run(f, "hi");
+	expect_json(pc_serde_get(nth(f, "request", 0), "messages"),
+		    "[{\"content\":\"S\",\"role\":\"system\"},"
+		    "{\"content\":\"U\",\"role\":\"user\"}]");
+	expect_json(f->t.conversation,
+		    "[{\"content\":\"S\",\"role\":\"system\"},"
+		    "{\"content\":\"one\",\"role\":\"assistant\"}]");
+}
+
+/* Vec<Message>: unknown keys dropped, null Options left out, tool-call
+ * defaults filled in, non-string arguments and content re-serialized. */
+static void pre_context_messages_are_typed(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 1, "pre_context",
+	    "{\"allow\":true,\"modify\":{\"messages\":["
+	    "{\"role\":\"system\",\"content\":\"s\",\"name\":null,\"x\":1},"
+	    "{\"role\":1,\"content\":[{\"type\":\"text\",\"text\":\"t\"},"
+	    "{\"type\":\"image_url\",\"image_url\":{\"url\":\"u\"}}]},"
+	    "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":"
+	    "[{\"function\":{\"name\":\"f\",\"arguments\":{\"b\":1}}}]},"
+	    "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
+	    "\"text\":\"a\"},{\"type\":\"image_url\"},{\"type\":\"x\"}]},"
+	    "{\"role\":\"assistant\",\"content\":{\"k\":2}},"
+	    "{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"r\"}]}}");
+	run(f, "hi");
+	expect_json(pc_serde_get(nth(f, "request", 0), "messages"),
+		    "[{\"content\":\"s\",\"role\":\"system\"},"
+		    "{\"content\":[{\"text\":\"t\",\"type\":\"text\"},"
+		    "{\"image_url\":{\"url\":\"u\"},\"type\":\"image_url\"}],"
+		    "\"role\":\"user\"},"
+		    "{\"role\":\"assistant\",\"tool_calls\":[{\"function\":"
+		    "{\"arguments\":\"{\\\"b\\\":1}\",\"name\":\"f\"},\"id\":\"\","
+		    "\"type\":\"\"}]},"
+		    "{\"content\":\"a\\n[image]\",\"role\":\"assistant\"},"
+		    "{\"content\":\"{\\\"k\\\":2}\",\"role\":\"assistant\"},"
+		    "{\"content\":\"r\",\"role\":\"tool\",\"tool_call_id\":\"c\"}]");
+	assert_int_equal(count(f, "log"), 0);
+}
+
+/* Shapes serde refuses: the whole modify is ignored with the host's line. */
+static void pre_context_refused_shapes(void **state)
+{
+	struct fx *f = *state;
+	static const char *const bad[] = {
+		"[{\"role\":\"bot\",\"content\":\"x\"}]",
+		"[{\"role\":\"user\"}]",
+		"[{\"role\":\"user\",\"content\":null}]",
+		"[{\"role\":\"tool\",\"content\":\"r\"}]",
+		"[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":null,"
+		"\"function\":{}}]}]",
+		"[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"a\"}]}]",
+		"[{\"role\":\"user\",\"content\":[{\"type\":\"text\"}]}]",
+		"[{\"role\":4,\"content\":\"x\"}]",
+		"[\"user\"]",
+		"{\"role\":\"user\",\"content\":\"x\"}",
+		"null",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *answer = pc_xasprintf(
+			"{\"allow\":true,\"modify\":{\"messages\":%s}}", bad[i]);
+		const cJSON *log;
+
+		add(f, "p", NULL, 1, "pre_context", answer);
+		run(f, "hi");
+		log = nth(f, "log", 0);
+		assert_non_null(log);
+		assert_string_equal(pc_serde_get(log, "line")->valuestring,
+				    "[plugins] pre_context modify.messages "
+				    "from 'p' failed schema validation; "
+				    "ignored");
+		/* the request went out with the list as it was */
+		assert_string_equal(
+			pc_serde_get(cJSON_GetArrayItem(pc_serde_get(nth(f, "request", 0), "messages"), 1), "content")->valuestring,
+			"hi");
+		drop_last(f);
+		free(answer);
+	}
+}
+
+/* 500 messages replace the list; 501 are refused with the host's line. */
+static void pre_context_message_cap(void **state)
+{
+	struct fx *f = *state;
+
+	for (int n = 499; n <= 501; n++) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+		const cJSON *log;
+		char *want;
+
+		pc_buf_adds(&b, "{\"allow\":true,\"modify\":{\"messages\":[");
+		for (int i = 0; i < n; i++)
+			pc_buf_addf(&b, "%s{\"role\":\"user\",\"content\":\"m\"}",
+				    i ? "," : "");
+		pc_buf_adds(&b, "]}}");
+		add(f, "p", NULL, 1, "pre_context", pc_buf_cstr(&b));
+		run(f, "hi");
+		log = nth(f, "log", 0);
+		if (n <= 500) {
+			assert_null(log);
+			assert_int_equal(cJSON_GetArraySize(pc_serde_get(
+						 nth(f, "request", 0), "messages")),
+					 n);
+		} else {
+			want = pc_xasprintf("[plugins] pre_context modify.messages from 'p' has %d msgs (max 500); ignored",
+					    n);
+			assert_string_equal(pc_serde_get(log, "line")->valuestring,
+					    want);
+			free(want);
+			assert_int_equal(cJSON_GetArraySize(pc_serde_get(
+						 nth(f, "request", 0), "messages")),
+					 2);
+		}
+		drop_last(f);
+		pc_buf_release(&b);
+	}
+}
+
+/* A message list over 8 MiB serialized skips every pre_context hook
+ * (checked before each hook, pass_args or not): N fires, N+1 does not. */
+static void pre_context_payload_cap(void **state)
+{
+	struct fx *f = *state;
+	const size_t cap = (size_t)8 << 20;
+	char *probe;
+	size_t base;
+
+	add(f, "p", NULL, 1, "pre_context", "{\"allow\":true}");
+	f->ps[0]->hooks[PC_HOOK_PRE_CONTEXT].pass_args = false;
+	/* the serialized list with an empty user text */
+	run(f, "");
+	probe = json_of(pc_serde_get(nth(f, "request", 0), "messages"));
+	base = strlen(probe);
+	free(probe);
+	pc_turn_release(&f->t);
+	for (size_t want = cap; want <= cap + 1; want++) {
+		char *text = pc_xmalloc(want - base + 1);
+		const cJSON *log;
+		char *line;
+
+		memset(text, 'a', want - base);
+		text[want - base] = '\0';
+		run(f, text);
+		log = nth(f, "log", 0);
+		if (want == cap) {
+			assert_null(log);
+			assert_int_equal(count(f, "hook"), 1);
+		} else {
+			line = pc_xasprintf("[plugins] pre_context: messages payload (%zu bytes) exceeds cap; skipping hooks",
+					    want);
+			assert_string_equal(pc_serde_get(log, "line")->valuestring,
+					    line);
+			free(line);
+			assert_int_equal(count(f, "hook"), 0);
+		}
+		pc_turn_release(&f->t);
+		free(text);
+	}
+}
+
+/* --- pre_agent_start --------------------------------------------------- */
+
+/* R4.6: system_prompt and append_system_prompt are capped at 102400 bytes
+ * (a NUL counts one byte): N-1 and N are used, N+1 is logged and dropped. */
+static void pre_agent_start_caps(void **state)
+{
+	struct fx *f = *state;
+	const size_t cap = 102400;
+
+	for (size_t n = cap - 1; n <= cap + 1; n++) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+		const cJSON *msgs, *log;
+
+		pc_buf_adds(&b, "{\"allow\":true,\"modify\":{\"system_prompt\":\"\\u0000");
+		for (size_t i = 1; i < n; i++)
+			pc_buf_addch(&b, 'r');
+		pc_buf_adds(&b, "\",\"append_system_prompt\":\"\\u0000");
+		for (size_t i = 1; i < n; i++)
+			pc_buf_addch(&b, 'a');
+		pc_buf_adds(&b, "\"}}");
+		add(f, "p", NULL, 1, "pre_agent_start", pc_buf_cstr(&b));
+		run(f, "hi");
+		msgs = pc_serde_get(nth(f, "request", 0), "messages");
+		log = nth(f, "log", 0);
+		if (n <= cap) {
+			const char *frag = pc_serde_get(cJSON_GetArrayItem(msgs, 2),
+							"content")
+						   ->valuestring;
+
+			assert_null(log);
+			assert_int_equal(cJSON_GetArraySize(msgs), 3);
+			/* replacement, "\n\n", "# Plugin: p\n" + append */
+			assert_int_equal(pc_serde_text_len(frag),
+					 n + 2 + strlen("# Plugin: p\n") + n);
+		} else {
+			assert_int_equal(cJSON_GetArraySize(msgs), 2);
+			assert_string_equal(pc_serde_get(log, "line")->valuestring,
+					    "[plugins] pre_agent_start modify.system_prompt from 'p' exceeds cap; ignored");
+			assert_string_equal(pc_serde_get(nth(f, "log", 1), "line")->valuestring,
+					    "[plugins] pre_agent_start modify.append_system_prompt from 'p' exceeds cap; ignored");
+		}
+		drop_last(f);
+		pc_buf_release(&b);
+	}
+}
+
+/* A later system_prompt replaces what came before and drops the earlier
+ * appends; an empty append adds nothing. */
+static void pre_agent_start_composes_in_name_order(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "b", NULL, 1, "pre_agent_start",
+	    "{\"modify\":{\"system_prompt\":\"R\",\"append_system_prompt\":\"B\"}}");
+	add(f, "a", NULL, 1, "pre_agent_start",
+	    "{\"modify\":{\"append_system_prompt\":\"A\"}}");
+	add(f, "c", NULL, 1, "pre_agent_start",
+	    "{\"modify\":{\"append_system_prompt\":\"\"}}");
+	run(f, "hi");
+	assert_string_equal(
+		pc_serde_get(cJSON_GetArrayItem(pc_serde_get(nth(f, "request", 0),
+							     "messages"),
+						2),
+			     "content")
+			->valuestring,
+		"R\n\n# Plugin: b\nB");
+}
+
+/* --- pre_input --------------------------------------------------------- */
+
+/* modify.text must be a string to replace the text; later plugins see the
+ * replaced text. (The 1 MiB cap on modify.text cannot be reached: the
+ * hook's stdout is capped at 1 MiB and the JSON around the text is more.) */
+static void pre_input_replaces_text_in_name_order(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "a", NULL, 1, "pre_input",
+	    "{\"allow\":true,\"modify\":{\"text\":\"x\\u0000y\"}}");
+	add(f, "b", NULL, 1, "pre_input",
+	    "{\"allow\":true,\"modify\":{\"text\":5}}");
+	run(f, "hi");
+	expect_json(pc_serde_get(cJSON_GetArrayItem(f->t.conversation, 1),
+				 "content"),
+		    "\"x\\u0000y\"");
+}
+
+/* --- tool hooks -------------------------------------------------------- */
+
+static const char bash_call[] =
+	"{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":"
+	"\"c1\",\"type\":\"function\",\"function\":{\"name\":\"bash\","
+	"\"arguments\":\"{\\\"command\\\":\\\"echo hi\\\"}\"}}]}";
+
+static const char *tool_output(const struct fx *f)
+{
+	return pc_serde_get(nth(f, "tool_result", 0), "output")->valuestring;
+}
+
+/* R4.8: the first deny stops the later plugins; its text discards the
+ * notes; modify composes before it. */
+static void pre_hooks_stop_at_the_first_deny(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "a", NULL, 1, "pre_bash",
+	    "{\"allow\":true,\"reason\":\"ra\",\"modify\":{\"command\":\"x\"}}");
+	add(f, "b", NULL, 1, "pre_bash", "{\"allow\":false,\"reason\":\"rb\"}");
+	add(f, "c", NULL, 1, "pre_bash", "{\"allow\":true}");
+	reply(f, bash_call);
+	run(f, "hi");
+	assert_string_equal(tool_output(f),
+			    "tool call 'bash' denied by plugin 'b' hook "
+			    "'pre_bash': rb");
+	assert_int_equal(count(f, "hook"), 2);
+	/* b saw a's modify */
+	assert_string_equal(pc_serde_get(nth(f, "hook", 1), "plugin")->valuestring,
+			    "b");
+}
+
+/* R4.9: every post hook runs; later plugins win key by key; a failing
+ * post hook's "[P] " reason is a note; diff null clears. */
+static void post_hooks_compose_and_surface_failures(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "a", NULL, 1, "post_bash",
+	    "{\"reason\":\"ra\",\"modify\":{\"output\":\"A\",\"ok\":false}}");
+	add(f, "b", NULL, 1, "post_bash", "not json");
+	add(f, "c", NULL, 1, "post_bash",
+	    "{\"modify\":{\"output\":\"C\",\"ok\":\"no\",\"diff\":null}}");
+	reply(f, bash_call);
+	run(f, "hi");
+	assert_string_equal(tool_output(f),
+			    "C\n\nPlugin hooks:\n- a/post_bash: [a] ra\n"
+			    "- b/post_bash: [b] hook 'post_bash' returned "
+			    "invalid JSON: expected ident at line 1 column 2");
+	assert_false(cJSON_IsTrue(pc_serde_get(nth(f, "tool_result", 0), "ok")));
+}
+
+/* --- the tool list ----------------------------------------------------- */
+
+static bool offered(const struct fx *f, const char *name, int *times)
+{
+	cJSON *defs = pc_turn_tool_defs(&f->o, NULL);
+	const cJSON *d;
+
+	*times = 0;
+	cJSON_ArrayForEach(d, defs)
+	{
+		if (!strcmp(pc_serde_get(pc_serde_get(d, "function"), "name")
+				    ->valuestring,
+			    name))
+			(*times)++;
+	}
+	cJSON_Delete(defs);
+	return *times > 0;
+}
+
+/* R2.15/R2.16, turn_loop.rs: `override` is decided by name - once an
+ * enabled plugin overrides a built-in, every tool of that name is added
+ * (no collision line); without one, a built-in name collides. */
+static void override_claims_the_name(void **state)
+{
+	struct fx *f = *state;
+	struct pc_strvec log = PC_STRVEC_INIT;
+	cJSON *defs;
+	int times;
+
+	add(f, "a", "\"tools\":[{\"name\":\"bash\",\"script\":\"hooks/x.sh\"}]",
+	    1, "x", "{}");
+	add(f, "b", "\"tools\":[{\"name\":\"bash\",\"script\":\"hooks/x.sh\","
+		    "\"override\":true}]",
+	    1, "x", "{}");
+	assert_true(offered(f, "bash", &times));
+	assert_int_equal(times, 2);
+	defs = pc_turn_tool_defs(&f->o, &log);
+	assert_int_equal(log.nr, 0);
+	cJSON_Delete(defs);
+	f->ps[1]->enabled = false;
+	defs = pc_turn_tool_defs(&f->o, &log);
+	assert_int_equal(log.nr, 1);
+	assert_string_equal(log.v[0], "[plugins] tool 'bash' collides with a "
+				      "built-in or already-registered tool; "
+				      "skipping");
+	cJSON_Delete(defs);
+	assert_true(offered(f, "bash", &times));
+	assert_int_equal(times, 1);
+	pc_strvec_release(&log);
+}
+
+/* --- vision handoff (turn_loop.rs around pre_turn) --------------------- */
+
+static const char *info(const struct fx *f, int n)
+{
+	const cJSON *e = nth(f, "info", n);
+
+	return e ? pc_serde_get(e, "message")->valuestring : NULL;
+}
+
+/* No plugin switched a model without vision: the host switches to its
+ * recommendation itself; the switch lasts the turn. Vision handoff off:
+ * the host's notice and no pre_turn. */
+static void vision_fallback_and_notice(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 1, "pre_turn", "{\"allow\":true}");
+	f->o.images = 1;
+	f->o.vision = true;
+	run(f, "look");
+	assert_int_equal(count(f, "hook"), 1);
+	assert_string_equal(info(f, 0), "vision handoff: mock-model \xe2\x86\x92 "
+					"mock-vision (cheapest same-provider)");
+	assert_string_equal(pc_serde_get(nth(f, "request", 0), "model")->valuestring,
+			    "mock-vision");
+	/* the next turn starts from the client's model again */
+	f->o.images = 0;
+	run(f, "again");
+	assert_string_equal(pc_serde_get(nth(f, "request", 1), "model")->valuestring,
+			    "mock-model");
+	pc_turn_release(&f->t);
+	f->o.images = 1;
+	f->o.vision = false;
+	run(f, "look");
+	assert_int_equal(count(f, "hook"), 0);
+	assert_string_equal(info(f, 0),
+			    "image attached but vision handoff is disabled and "
+			    "'mock-model' lacks vision; enable it in Settings / "
+			    "/vision (recommended), or pick a vision model");
+	assert_string_equal(pc_serde_get(nth(f, "request", 0), "model")->valuestring,
+			    "mock-model");
+}
+
+#define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		FX(pre_context_replacement_persists),
+		FX(pre_context_messages_are_typed),
+		FX(pre_context_refused_shapes),
+		FX(pre_context_message_cap),
+		FX(pre_context_payload_cap),
+		FX(pre_agent_start_caps),
+		FX(pre_agent_start_composes_in_name_order),
+		FX(pre_input_replaces_text_in_name_order),
+		FX(pre_hooks_stop_at_the_first_deny),
+		FX(post_hooks_compose_and_surface_failures),
+		FX(override_claims_the_name),
+		FX(vision_fallback_and_notice),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
