@@ -33,14 +33,18 @@ static const char check_usage[] =
 static const char fire_usage[] =
 	"usage: plugcheck fire call EXE [--args TEXT | --args-file FILE |\n"
 	"                                --call REPLY | --call-file FILE]\n"
-	"                           [--workspace DIR] [--format human|json]\n\n"
+	"                           [--workspace DIR] [--format human|json]\n"
+	"                           [--remote [--role admin|user|readonly]]\n\n"
 	"Run one model call as ChatCLI does: TEXT is the tool call's args value\n"
 	"as the model wrote it (after attribute decoding); REPLY is the model's\n"
 	"whole reply, e.g. '<tool_call name=\"@x\" args=\"run --n 1\" />', from\n"
 	"which the host's parser takes the first call (spec §4 A1-A3). The args\n"
 	"become argv (A4-A8), the plugin runs with stdin at EOF and the full\n"
 	"environment (CHATCLI_AGENT_PLUGIN_TIMEOUT applies), and the merged\n"
-	"stdout/stderr is what the model receives.\n";
+	"stdout/stderr, after the host's compression and truncation, is what the\n"
+	"model receives. --remote runs the call as `chatcli server` does for a\n"
+	"client of `chatcli connect` with --role (default admin: no\n"
+	"authentication or the shared token) and shows what the client gets.\n";
 
 char *pc_chatcli_default_keys(void)
 {
@@ -338,23 +342,72 @@ int pc_chatcli_cli_route(int *argc, char **argv, const char *cmd)
 				    : pc_chatcli_check(*argc, argv);
 }
 
+/* --- fire call --remote (R1-R3) ------------------------------------------- */
+
+/* fire_probe - the plugin's --metadata and --schema, as a host (the
+ * local one, or the server) loaded it: its name and schema. */
+static void fire_probe(const char *path, const char *cwd,
+		       struct pc_chatcli_probe *p)
+{
+	if (pc_chatcli_probe(path, NULL, cwd, 10000, p, NULL)) {
+		pc_chatcli_probe_release(p);
+		*p = (struct pc_chatcli_probe)PC_CHATCLI_PROBE_INIT;
+	}
+}
+
+/* fire_remote - the call through `chatcli connect` to a server that has
+ * the plugin, as a user of `role` (NULL: admin). */
+static int fire_remote(const struct pc_chatcli_call_opts *o,
+		       const char *role, const struct pc_chatcli_probe *p,
+		       struct pc_chatcli_call *c)
+{
+	struct pc_chatcli_remote_opts r = { role, p };
+
+	return pc_chatcli_remote_call(o, &r, c, NULL);
+}
+
+static void fire_remote_json(cJSON *o, const struct pc_chatcli_call *c)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	add_str_or_null(r, "hidden", c->remote_hidden);
+	add_str_or_null(r, "discovery_error", c->remote_detail);
+	cJSON_AddItemToObject(o, "remote", r);
+}
+
+static void fire_remote_human(const struct pc_chatcli_call *c)
+{
+	if (c->remote_hidden)
+		printf("remote: the client does not list the plugin: %s%s%s\n",
+		       c->remote_hidden, c->remote_detail ? "; the host drops " : "",
+		       c->remote_detail ? c->remote_detail : "");
+}
+
 /* --- fire call ------------------------------------------------------------ */
 
 static void live_line(void *ctx, bool is_err, const char *line, size_t n)
 {
 	(void)ctx;
-	fprintf(stderr, "%s%.*s\n", is_err ? "ERR: " : "", (int)n, line);
+	if (is_err)
+		fputs("ERR: ", stderr);
+	fwrite(line, 1, n, stderr);
+	fputc('\n', stderr);
 }
 
 /* What fire call ran: the parsed call (--call) and the verdict. */
 struct fired {
 	const struct pc_chatcli_tool_calls *calls; /* NULL: --args */
-	const struct pc_strvec *argv;
+	const struct pc_chatcli_argv *argv;
 	bool parsed;
 	const struct pc_chatcli_call *c;
 	const char *perr;
-	bool compression;
+	bool remote;
 };
+
+static cJSON *go_string(const char *p, size_t n)
+{
+	return pc_chatcli_json_string(p, n);
+}
 
 static void print_call_json(const struct fired *f)
 {
@@ -363,31 +416,46 @@ static void print_call_json(const struct fired *f)
 
 	if (f->calls) {
 		cJSON *k = cJSON_CreateObject();
+		const struct pc_chatcli_tool_call *t = &f->calls->v[0];
 
-		if (f->calls->nr) {
-			cJSON_AddStringToObject(k, "name", f->calls->v[0].name);
-			cJSON_AddStringToObject(k, "args", f->calls->v[0].args);
-			cJSON_AddStringToObject(k, "form", f->calls->v[0].form);
+		if (f->calls->nr && !f->calls->panic) {
+			cJSON_AddItemToObject(k, "name",
+					      go_string(t->name, t->name_len));
+			cJSON_AddItemToObject(k, "args",
+					      go_string(t->args, t->args_len));
+			cJSON_AddStringToObject(k, "form", t->form);
 			cJSON_AddItemToObject(o, "call", k);
 		} else {
 			cJSON_Delete(k);
 			cJSON_AddNullToObject(o, "call");
 		}
 		cJSON_AddNumberToObject(o, "calls", (double)f->calls->nr);
+		add_str_or_null(o, "panic", f->calls->panic);
 	}
 	for (size_t i = 0; i < f->argv->nr; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(f->argv->v[i]));
+		cJSON_AddItemToArray(a, go_string(f->argv->v[i].p,
+						  f->argv->v[i].n));
 	if (f->parsed)
 		cJSON_AddItemToObject(o, "argv", a);
 	else {
 		cJSON_Delete(a);
 		cJSON_AddNullToObject(o, "argv");
 	}
-	cJSON_AddStringToObject(o, "output", f->perr ? f->perr : c->output);
+	if (f->perr)
+		cJSON_AddStringToObject(o, "output", f->perr);
+	else
+		cJSON_AddItemToObject(o, "output",
+				      go_string(c->output, c->output_len));
 	add_str_or_null(o, "error",
 			f->perr ? f->perr + strlen("Args parsing error: ")
 				: c->error);
-	cJSON_AddBoolToObject(o, "compression", f->compression);
+	cJSON_AddBoolToObject(o, "compression", c->compression_engaged);
+	cJSON_AddStringToObject(o, "compressor",
+				c->compression ? c->compression
+					       : "passthrough");
+	add_str_or_null(o, "ccr_key", *c->ccr_key ? c->ccr_key : NULL);
+	if (f->remote)
+		fire_remote_json(o, c);
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	cJSON_AddNumberToObject(o, "leftover_processes", c->leftover_processes);
 	pc_cli_print_json(o);
@@ -395,38 +463,50 @@ static void print_call_json(const struct fired *f)
 
 static void print_call_human(const struct fired *f)
 {
-	cJSON *a = cJSON_CreateArray();
 	const struct pc_chatcli_call *c = f->c;
+	const struct pc_chatcli_tool_call *t =
+		f->calls && f->calls->nr ? &f->calls->v[0] : NULL;
+	cJSON *a = cJSON_CreateArray();
 	char *s;
 
 	for (size_t i = 0; i < f->argv->nr; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(f->argv->v[i]));
+		cJSON_AddItemToArray(a, go_string(f->argv->v[i].p,
+						  f->argv->v[i].n));
 	s = cJSON_PrintUnformatted(a);
-	if (f->calls && f->calls->nr)
-		printf("call: %s (%s) args: %s%s\n", f->calls->v[0].name,
-		       f->calls->v[0].form, f->calls->v[0].args,
-		       f->calls->nr > 1 ? " (the first of several; the host "
-					  "runs them in order, stopping at "
-					  "the first error)"
-					: "");
-	if (f->perr) {
+	if (t && !f->calls->panic) {
+		fputs("call: ", stdout);
+		fwrite(t->name, 1, t->name_len, stdout);
+		printf(" (%s) args: ", t->form);
+		fwrite(t->args, 1, t->args_len, stdout);
+		printf("%s\n", f->calls->nr > 1
+				       ? " (the first of several; the host runs them in order, stopping at the first error)"
+				       : "");
+	}
+	if (f->calls && f->calls->panic) {
+		printf("not run: the host's tool-call parser panics (%s): ChatCLI crashes\n",
+		       f->calls->panic);
+	} else if (f->perr) {
 		printf("not run: %s\n", f->perr);
 	} else if (!f->parsed) {
 		printf("not run: no tool call in the reply\n");
 	} else {
-		printf("argv: %s\n%s: %lld ms%s\n", f->parsed ? s : "-",
+		printf("argv: %s\n%s: %lld ms%s\n", s,
 		       c->error ? c->error : "ok", (long long)c->duration_ms,
 		       c->capped ? " (stopped at plugcheck's cap)" : "");
+		if (f->remote)
+			fire_remote_human(c);
 		if (c->leftover_processes)
 			printf("leftover processes killed: %d\n",
 			       c->leftover_processes);
-		if (f->compression)
-			printf("note: %zu bytes reach the host's compression "
-			       "threshold; the model may get a compressed view "
-			       "(not reproduced) instead of the text below\n",
-			       c->merged_len);
-		printf("--- what the model receives (%zu bytes) ---\n%s\n",
-		       c->output_len, c->output);
+		if (c->compression && strcmp(c->compression, "passthrough"))
+			printf("compression: %zu bytes became %zu (%s%s%s%s)\n",
+			       c->merged_len, c->output_len, c->compression,
+			       *c->ccr_key ? ", the whole output is <<ccr:" : "",
+			       c->ccr_key, *c->ccr_key ? ">> for @recall" : "");
+		printf("--- what the model receives (%zu bytes) ---\n",
+		       c->output_len);
+		fwrite(c->output, 1, c->output_len, stdout);
+		fputc('\n', stdout);
 	}
 	free(s);
 	cJSON_Delete(a);
@@ -442,6 +522,8 @@ int pc_chatcli_fire_call(int argc, char **argv)
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "sandbox", no_argument, NULL, 'X' },
+		{ "remote", no_argument, NULL, 'R' },
+		{ "role", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -449,12 +531,14 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
 	struct pc_chatcli_tool_calls calls = PC_CHATCLI_TOOL_CALLS_INIT;
-	struct pc_strvec av = PC_STRVEC_INIT;
+	struct pc_chatcli_argv av = PC_CHATCLI_ARGV_INIT;
+	struct pc_chatcli_probe probe = PC_CHATCLI_PROBE_INIT;
 	struct fired fd = { 0 };
-	const char *args = "", *reply = NULL, *ws = NULL;
+	const char *args = "", *reply = NULL, *ws = NULL, *role = NULL;
+	size_t args_len = 0, reply_len = 0;
 	char *perr = NULL, *abs;
 	int fmt = PC_FMT_HUMAN, ch, rc = PC_EXIT_OK, sources = 0;
-	bool ran = false;
+	bool ran = false, remote = false;
 
 	optind = 2;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -463,13 +547,19 @@ int pc_chatcli_fire_call(int argc, char **argv)
 			return PC_EXIT_OK;
 		} else if (ch == 'a' || ch == 'c') {
 			*(ch == 'a' ? &args : &reply) = optarg;
+			*(ch == 'a' ? &args_len : &reply_len) = strlen(optarg);
 			sources++;
 		} else if ((ch == 'A' || ch == 'C') && !file.len &&
 			   !pc_fs_read_capped(optarg, &file, NULL)) {
 			*(ch == 'A' ? &args : &reply) = pc_buf_cstr(&file);
+			*(ch == 'A' ? &args_len : &reply_len) = file.len;
 			sources++;
 		} else if (ch == 'w') {
 			ws = optarg;
+		} else if (ch == 'R') {
+			remote = true;
+		} else if (ch == 'r') {
+			role = optarg;
 		} else if (ch == 'X') {
 			/* as `check --sandbox` on a ChatCLI plugin (chatcli.md
 			 * C1: nothing declared to enforce) */
@@ -486,7 +576,7 @@ int pc_chatcli_fire_call(int argc, char **argv)
 			return PC_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || sources > 1) {
+	if (optind != argc - 1 || sources > 1 || (role && !remote)) {
 		fputs(fire_usage, stderr);
 		pc_buf_release(&file);
 		return PC_EXIT_USAGE;
@@ -494,19 +584,34 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	abs = pc_fs_absolute(argv[optind]);
 	if (reply) {
 		fd.calls = &calls;
-		if (!pc_chatcli_parse_calls(reply, &calls))
+		if (!pc_chatcli_parse_calls(reply, reply_len, &calls) &&
+		    !calls.panic)
 			fprintf(stderr,
 				"plugcheck: no tool call in the reply: the host "
 				"runs nothing (spec chatcli.md A1)\n");
 	}
-	if ((!reply || calls.nr) &&
-	    !(reply ? pc_chatcli_recovered_to_argv(calls.v[0].args, &av, &perr)
-		    : pc_chatcli_args_to_argv(args, &av, &perr))) {
+	/* the name the model calls it by: the call's, else the registered
+	 * one (the compression layer routes by it; the remote client looks
+	 * it up) */
+	fire_probe(abs, ws, &probe);
+	if (reply && calls.nr && !calls.panic) {
+		o.tool = calls.v[0].name;
+		o.tool_len = calls.v[0].name_len;
+	} else if (probe.loaded) {
+		o.tool = probe.meta.name;
+		o.tool_len = probe.meta.name_len;
+	}
+	if ((!reply || (calls.nr && !calls.panic)) &&
+	    !(reply ? pc_chatcli_recovered_to_argv(calls.v[0].args,
+						   calls.v[0].args_len, &av,
+						   &perr)
+		    : pc_chatcli_args_to_argv(args, args_len, &av, &perr))) {
 		o.path = abs;
 		o.args = &av;
 		o.cwd = ws;
 		o.on_line = fmt == PC_FMT_HUMAN ? live_line : NULL;
-		if (pc_chatcli_call(&o, &c, NULL))
+		if (remote ? fire_remote(&o, role, &probe, &c)
+			   : pc_chatcli_call(&o, &c, NULL))
 			rc = PC_EXIT_INTERNAL;
 		ran = true;
 	}
@@ -517,11 +622,7 @@ int pc_chatcli_fire_call(int argc, char **argv)
 		fd.parsed = ran;
 		fd.c = &c;
 		fd.perr = perr;
-		fd.compression =
-			ran && !c.error &&
-			pc_chatcli_compression_applies(
-				c.merged_len, getenv("CHATCLI_COMPRESSION"),
-				getenv("CHATCLI_COMPRESSION_THRESHOLD"));
+		fd.remote = remote;
 		if (fmt == PC_FMT_JSON)
 			print_call_json(&fd);
 		else
@@ -530,9 +631,10 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	}
 	free(perr);
 	free(abs);
+	pc_chatcli_probe_release(&probe);
 	pc_chatcli_call_release(&c);
 	pc_chatcli_tool_calls_release(&calls);
-	pc_strvec_release(&av);
+	pc_chatcli_argv_release(&av);
 	pc_buf_release(&file);
 	return rc;
 }
