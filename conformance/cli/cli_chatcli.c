@@ -154,19 +154,41 @@ static cJSON *meta_json(const struct pc_chatcli_entry *e)
 
 	if (!e->probe.loaded)
 		return cJSON_CreateNull();
+	/* Go strings: a NUL inside a value is kept (M4) */
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", m->name);
-	cJSON_AddStringToObject(o, "description", m->description);
-	cJSON_AddStringToObject(o, "usage", m->usage);
-	cJSON_AddStringToObject(o, "version", m->version);
+	cJSON_AddItemToObject(o, "name",
+			      pc_chatcli_json_string(m->name, m->name_len));
+	cJSON_AddItemToObject(o, "description",
+			      pc_chatcli_json_string(m->description,
+						     m->description_len));
+	cJSON_AddItemToObject(o, "usage",
+			      pc_chatcli_json_string(m->usage, m->usage_len));
+	cJSON_AddItemToObject(o, "version",
+			      pc_chatcli_json_string(m->version,
+						     m->version_len));
 	return o;
 }
 
+/* schema_json - the schema as the host keeps it (S2): its exact text,
+ * which json.Valid accepted (1e400, big integers and lone surrogate
+ * escapes stay as they are), or null. */
 static cJSON *schema_json(const struct pc_chatcli_entry *e)
 {
-	cJSON *s = e->probe.schema ? cJSON_Parse(e->probe.schema) : NULL;
+	const char *p = e->probe.schema;
+	size_t n = p ? strlen(p) : 0;
+	cJSON *raw;
+	char *t;
 
-	return s ? s : cJSON_CreateNull();
+	if (!p)
+		return cJSON_CreateNull();
+	while (n && strchr(" \t\r\n", p[n - 1]))
+		n--;
+	while (n && strchr(" \t\r\n", *p))
+		p++, n--;
+	t = pc_xmemdup(p, n);
+	raw = cJSON_CreateRaw(t);
+	free(t);
+	return raw;
 }
 
 static void add_str_or_null(cJSON *o, const char *k, const char *v)
@@ -175,6 +197,17 @@ static void add_str_or_null(cJSON *o, const char *k, const char *v)
 		cJSON_AddStringToObject(o, k, v);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+/* add_name - the registered name, a Go string, or null. */
+static void add_name(cJSON *o, const struct pc_chatcli_entry *e)
+{
+	if (e->probe.loaded)
+		cJSON_AddItemToObject(o, "name",
+				      pc_chatcli_json_string(e->probe.meta.name,
+							     e->probe.meta.name_len));
+	else
+		cJSON_AddNullToObject(o, "name");
 }
 
 static cJSON *lint_json(const struct pc_chatcli_dir *d,
@@ -196,8 +229,7 @@ static cJSON *lint_json(const struct pc_chatcli_dir *d,
 		cJSON_AddBoolToObject(p, "loaded",
 				      r->loads && r->nloads > 0 &&
 					      e->probe.loaded);
-		add_str_or_null(p, "name",
-				e->probe.loaded ? e->probe.meta.name : NULL);
+		add_name(p, e);
 		cJSON_AddItemToObject(p, "metadata", meta_json(e));
 		cJSON_AddItemToObject(p, "schema", schema_json(e));
 		add_str_or_null(p, "replaced_by", e->replaced_by);
@@ -215,7 +247,10 @@ static cJSON *lint_json(const struct pc_chatcli_dir *d,
 	cJSON_AddStringToObject(o, "contract", "chatcli");
 	cJSON_AddBoolToObject(o, "loaded", r->loaded);
 	add_str_or_null(o, "host_error", r->loaded ? NULL : r->host_error);
-	add_str_or_null(o, "name", r->loaded ? r->name : NULL);
+	if (r->loaded && first)
+		add_name(o, first);
+	else
+		add_str_or_null(o, "name", r->loaded ? r->name : NULL);
 	cJSON_AddItemToObject(o, "metadata",
 			      first ? meta_json(first) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "schema",

@@ -55,8 +55,9 @@ static void read_keys(struct found *f)
 	struct pc_strvec names = PC_STRVEC_INIT;
 
 	f->key_files = cJSON_CreateArray();
+	/* os.ReadDir lists dot files too (a hidden .dev.pub is a key) */
 	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.')
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			pc_strvec_push(&names, de->d_name);
 	if (d)
 		closedir(d);
@@ -70,9 +71,8 @@ static void read_keys(struct found *f)
 		cJSON *k;
 
 		if (len >= 4 && !strcmp(names.v[i] + len - 4, ".pub") &&
-		    !pc_fs_is_dir(p) && !pc_fs_read_capped(p, &b, NULL) &&
-		    !memchr(b.data ? b.data : "", '\0', b.len))
-			fmt = pc_chatcli_key_format(pc_buf_cstr(&b));
+		    !pc_fs_is_dir(p) && !pc_fs_read_capped(p, &b, NULL))
+			fmt = pc_chatcli_key_format(pc_buf_cstr(&b), b.len);
 		k = cJSON_CreateObject();
 		cJSON_AddStringToObject(k, "file", names.v[i]);
 		if (fmt)

@@ -636,12 +636,15 @@ void pc_chatcli_sig_info_release(struct pc_chatcli_sig_info *i);
 const char *pc_chatcli_sig_format_name(enum pc_chatcli_sig_format f);
 
 /* pc_chatcli_key_format - how the HEAD verifier reads the trusted-key
- * file text `text` (borrowed, NUL-terminated), G4: "pkix-pem" (PEM
- * PUBLIC KEY holding the 44-byte Ed25519 SubjectPublicKeyInfo, what §6.B
- * `trust` writes), "pem" (PUBLIC KEY or ED25519 PUBLIC KEY of another DER
- * length >= 32: the last 32 bytes are used), "base64" (bare standard
- * base64 of 32 bytes), or NULL when the host skips the file. */
-const char *pc_chatcli_key_format(const char *text);
+ * file bytes text[0..n) (borrowed), G4, with Go's pem.Decode (BEGIN at
+ * the start of the text or of a line, optional `Key: value` header lines,
+ * an END line of the same type) and base64: "pkix-pem" (PEM PUBLIC KEY
+ * holding the 44-byte Ed25519 SubjectPublicKeyInfo, what §6.B `trust`
+ * writes), "pem" (PUBLIC KEY or ED25519 PUBLIC KEY of another DER length
+ * >= 32: the last 32 bytes are used), "base64" (no PEM block: the
+ * trimmed text is standard base64 of 32 bytes), or NULL when the host
+ * skips the file. */
+const char *pc_chatcli_key_format(const char *text, size_t n);
 
 /* pc_chatcli_digest_hex - SHA-256 of the file `path` as 64 lower-case hex
  * digits (a new string), or NULL when it cannot be read (G1). */

@@ -987,7 +987,8 @@ static void key_formats_follow_g4(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
-		const char *f = pc_chatcli_key_format(t[i].text);
+		const char *f = pc_chatcli_key_format(t[i].text,
+						      strlen(t[i].text));
 
 		if (t[i].want ? !f || strcmp(f, t[i].want) : f != NULL)
 			fail_msg("row %zu: %s, want %s", i, f ? f : "NULL",
