@@ -458,9 +458,92 @@ static size_t utf8_cut(const char *s, size_t n, size_t max)
 	return cut;
 }
 
+/* --- R1-R3: served by `chatcli server` ------------------------------------ */
+
+/* check_remote_plugin - what breaks every remote use of the plugin: its
+ * name over the server's limit, a plugin list the server cannot encode
+ * or the client cannot receive, a builtin it would replace. */
+static void check_remote_plugin(struct ctx *c, const struct pc_chatcli_entry *e)
+{
+	const struct pc_chatcli_probe *p = &e->probe;
+	struct pc_findings *f = &c->r->findings;
+	char *why = NULL;
+	const char *hidden = pc_chatcli_remote_listed(p, "admin", &why);
+
+	if (p->meta.name_len > 256)
+		pc_findings_add(
+			f, "PC-CHAT-090", e->file,
+			"'%s' registers a name of %zu bytes: remote ExecuteRemotePlugin failed: rpc error: code = InvalidArgument desc = validation: plugin_name exceeds maximum length of 256 characters",
+			e->file, p->meta.name_len);
+	if (hidden && why)
+		pc_findings_add(f,
+				strstr(why, "UTF-8") ? "PC-CHAT-091"
+						     : "PC-CHAT-092",
+				e->file,
+				"'%s': %s (%s); the client registers no remote plugin",
+				e->file, hidden, why);
+	free(why);
+	if (pc_chatcli_is_builtin(p->meta.name))
+		pc_findings_add(
+			f, "PC-CHAT-096", e->file,
+			"'%s' registers as \"%s\": served remotely it replaces the client's builtin of that name until the next reload",
+			e->file, p->meta.name);
+}
+
+/* check_remote_call - what a call with these argv and this result gets
+ * through `chatcli connect` that it does not get locally. */
+static void check_remote_call(struct ctx *c, const struct pc_chatcli_entry *e,
+			      const char *args,
+			      const struct pc_chatcli_argv *argv,
+			      const struct pc_chatcli_call *call)
+{
+	struct pc_chatcli_str name = { e->probe.meta.name,
+				       e->probe.meta.name_len };
+	struct pc_findings *f = &c->r->findings;
+	char *err;
+
+	if (!name.n || name.n > 256) /* every call: PC-CHAT-090 */
+		return;
+	if ((err = pc_chatcli_remote_request_error(&name, argv)) != NULL) {
+		pc_findings_add(f, "PC-CHAT-093", e->file,
+				"args %s -> remote ExecuteRemotePlugin failed: %s",
+				args, err);
+		free(err);
+		return;
+	}
+	if (call->not_started)
+		return;
+	if ((err = pc_chatcli_remote_response_error(call)) != NULL) {
+		pc_findings_add(f,
+				strstr(err, "UTF-8") ? "PC-CHAT-094"
+						     : "PC-CHAT-095",
+				e->file,
+				"args %s printed %zu bytes -> remote ExecuteRemotePlugin failed: %s",
+				args, call->merged_len, err);
+		free(err);
+	}
+}
+
+/* compressed_note - ": the host's search compressor gives the model 443
+ * of them, citing the whole output as <<ccr:KEY>>" when step 1 changed
+ * the output, else "". */
+static const char *compressed_note(const struct pc_chatcli_call *call,
+				   char *buf, size_t n)
+{
+	if (!strcmp(call->compression, "passthrough"))
+		return "";
+	snprintf(buf, n,
+		 ": the host's %s compressor gives the model %zu of them%s%s%s",
+		 call->compression, call->compressed_len,
+		 *call->ccr_key ? ", citing the whole output as <<ccr:" : "",
+		 call->ccr_key, *call->ccr_key ? ">>" : "");
+	return buf;
+}
+
 static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		       const char *form, const char *args, const char *id)
 {
+	char note[160];
 	struct pc_chatcli_call_opts co = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call call = PC_CHATCLI_CALL_INIT;
 	struct pc_chatcli_argv argv = PC_CHATCLI_ARGV_INIT;
@@ -477,6 +560,10 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 	co.args = &argv;
 	co.env = &c->env;
 	co.cwd = c->cwd;
+	/* the model calls it by its name; the compression layer routes by
+	 * that name (O1) */
+	co.tool = e->probe.meta.name;
+	co.tool_len = e->probe.meta.name_len;
 	/* X5 as configured, bounded by plugcheck's own call timeout */
 	co.timeout_ms =
 		pc_chatcli_timeout_ms(getenv("CHATCLI_AGENT_PLUGIN_TIMEOUT"));
@@ -505,22 +592,21 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 				"args %s left %d process(es)", args,
 				call.leftover_processes);
 	/* O1 applies to successful results only: errors reach the model
-	 * whole */
-	if (!call.error && call.merged_len > PC_CHATCLI_TRUNC_CAP)
+	 * whole. Step 1 (compression) runs first, then step 2 truncates. */
+	if (!call.error && call.compressed_len > PC_CHATCLI_TRUNC_CAP)
 		pc_findings_add(
 			f, "PC-CHAT-041", e->file,
 			"args %s printed %zu bytes: the model gets %zu of them",
 			args, call.merged_len, call.output_len);
-	else if (!call.error &&
-		 pc_chatcli_compression_applies(
-			 call.merged_len, getenv("CHATCLI_COMPRESSION"),
-			 getenv("CHATCLI_COMPRESSION_THRESHOLD")))
+	else if (!call.error && call.compression_engaged)
 		pc_findings_add(
 			f, "PC-CHAT-040", e->file,
-			"args %s printed %zu bytes, at or over the compression threshold of %zu",
+			"args %s printed %zu bytes, at or over the compression threshold of %zu%s",
 			args, call.merged_len,
-			pc_chatcli_compress_threshold(
-				getenv("CHATCLI_COMPRESSION_THRESHOLD")));
+			pc_chatcli_compress_threshold(getenv(
+				"CHATCLI_COMPRESSION_THRESHOLD")),
+			compressed_note(&call, note, sizeof(note)));
+	check_remote_call(c, e, args, &argv, &call);
 	add_case(c, e->file, what, call.error, call.error ? id : NULL);
 	pc_chatcli_call_release(&call);
 	scrub_dir(c->cwd);
@@ -640,6 +726,7 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 		return;
 	check_meta(c, e);
 	check_schema(c, e);
+	check_remote_plugin(c, e);
 	if (cut(c, e->file, "probes run twice"))
 		return;
 	pc_chatcli_probe(e->path, &c->env, c->cwd, c->o->probe_timeout_ms,

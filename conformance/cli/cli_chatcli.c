@@ -628,7 +628,8 @@ int pc_chatcli_fire_call(int argc, char **argv)
 	/* the name the model calls it by: the call's, else the registered
 	 * one (the compression layer routes by it; the remote client looks
 	 * it up) */
-	fire_probe(abs, ws, &probe);
+	if (remote || !reply)
+		fire_probe(abs, ws, &probe);
 	if (reply && calls.nr && !calls.panic) {
 		o.tool = calls.v[0].name;
 		o.tool_len = calls.v[0].name_len;

@@ -445,6 +445,8 @@ struct pc_chatcli_call {
 				    the output ("search", "log", ...), or
 				    "passthrough" */
 	bool compression_engaged; /* the layer looked at the output */
+	size_t compressed_len;	  /* the length after step 1 (before the
+				     30000-byte truncation) */
 	char ccr_key[17];	  /* the <<ccr:KEY>> it cites, or "" */
 	char *error;		/* X8 error text, or NULL on success */
 	int64_t duration_ms;	/* how long the host blocks (or the cap) */

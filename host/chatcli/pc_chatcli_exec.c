@@ -269,6 +269,7 @@ void pc__chatcli_deliver(const char *tool, size_t tool_len,
 	pc_chatcli_compress(tool, tool_len, c->output, c->output_len, env, &z);
 	free(c->output);
 	c->output = pc_chatcli_truncate(z.text, z.len, &c->output_len);
+	c->compressed_len = z.len;
 	c->compression = z.strategy;
 	c->compression_engaged = z.engaged;
 	memcpy(c->ccr_key, z.key, sizeof(c->ccr_key));

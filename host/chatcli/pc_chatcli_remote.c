@@ -70,7 +70,7 @@ const char *pc_chatcli_remote_listed(const struct pc_chatcli_probe *p,
 		return "readonly users see no remote plugin";
 	if (!role_is(role, "admin") && p->meta.name_len &&
 	    p->meta.name[0] == '_')
-		return "names starting with _ are listed to admins only";
+		return "names starting with _ are listed to admins only (the server would still run it for any user who sends the name: execution does not check the rule again)";
 	if (p->schema && !pc__chatcli_utf8_valid(p->schema, strlen(p->schema))) {
 		*why = pc_xstrdup("rpc error: code = Internal desc = " UTF8_MARSHAL_ERR);
 		return "the server cannot encode the plugin list";
