@@ -16,22 +16,30 @@
  *   1. pc_chatcli_sig_verify() - the G5 decision (may skip the file);
  *   2. pc_chatcli_probe() - `--metadata` then `--schema` (M1-M5, S1-S2);
  *   3. pc_chatcli_args_to_argv() - the model's `args` text to argv (§4);
- *   4. pc_chatcli_call() - run it as the host does (X1-X8) and post-process
- *      the result the model receives (O1 truncation).
+ *   4. pc_chatcli_call() - run it as the host does (X1-X8) and deliver the
+ *      result the model receives (O1: compression, then truncation), or
+ *      pc_chatcli_remote_call() for a plugin served by `chatcli server`
+ *      (R1-R3).
  * pc_chatcli_discover() does 1-2 over a whole plugins directory (D1-D8).
+ *
+ * Text is bytes plus a length, as the host's Go strings are: NUL bytes in
+ * metadata, arguments and output are kept, and the Go library behaviour
+ * the host leans on is reproduced (encoding/json's scanner, decoder and
+ * marshaller; html.UnescapeString's whole table; the strings and unicode
+ * packages of Go 1.19, Unicode 13.0.0; bufio's 4096-byte reads; the
+ * cli/compress package).
  *
  * Where plugcheck differs from the host, on purpose:
  *   - probes are bounded by plugcheck's own timeout (the host has none,
  *     M1); a probe that passes it is reported as `hung`;
  *   - calls that a background process stretches past the deadline (X6)
  *     are followed up to a hard cap, then reported as capped;
- *   - every leftover process is killed after the verdict (pc_proc sweep).
- * Not reproduced: O1 content-aware compression (the spec leaves its
- * output undefined, §16; pc_chatcli_compression_applies says when it
- * would engage), the `/coder`-mode rules A5 and the @coder fixes of A4,
- * HTML named entities other than amp, lt, gt, quot, apos and nbsp (A2,
- * A4), Unicode case folding and Unicode letters in A1/A3 (ASCII only;
- * bytes >= 0x80 count as letters in A3 keys).
+ *   - every leftover process is killed after the verdict (pc_proc sweep);
+ *   - the CCR store of O1 is not written: the key is computed only.
+ * Not reproduced: the `/coder`-mode rules A5 and the @coder fixes of A4;
+ * the code compressor of O1 (it needs a hint plugins cannot give); on
+ * the remote path, transport failures, authentication, rate limiting and
+ * the server's non-English messages.
  *
  * Strings returned by this module are new heap strings the caller frees
  * with free(); structs are released with their _release function. Nothing
