@@ -586,17 +586,6 @@ char *pc_chatcli_recover_args(const char *tool, size_t tool_len,
 
 /* --- strconv.Unquote ------------------------------------------------------ */
 
-static int unhex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* unquote_char - strconv.UnquoteChar at s[*i..n): appends the value,
  * advances *i; false on ErrSyntax. */
 static bool unquote_char(const char *s, size_t n, size_t *i, char quote,
@@ -641,7 +630,7 @@ static bool unquote_char(const char *s, size_t n, size_t *i, char quote,
 		if (n - *i < nd)
 			return false;
 		for (size_t k = 0; k < nd; k++) {
-			int h = unhex(s[*i + k]);
+			int h = pc__chatcli_hex((unsigned char)s[*i + k]);
 
 			if (h < 0)
 				return false;
@@ -1260,7 +1249,7 @@ static int from_object(const struct pc_chatcli_jv *m,
 
 static bool is_hexc(char c)
 {
-	return unhex(c) >= 0;
+	return pc__chatcli_hex((unsigned char)c) >= 0;
 }
 
 /* bad_escapes - hasInvalidJSONEscape of a literal's content. */

@@ -773,9 +773,11 @@ static void log_select(const struct lines *l, const struct logline *ll,
 }
 
 /* render_gaps - renderWithGaps: kept lines, each run of dropped ones as
- * "... [N <what> omitted] ..." ("lines", "context lines"). */
+ * "... [N <what> omitted] ..." ("lines", "context lines"), then the
+ * "[<tag>: full <whole> recoverable with @recall <<ccr:KEY>>]" line. */
 static void render_gaps(const struct lines *l, const bool *keep,
-			const char *what, struct pc_buf *out)
+			const char *what, const char *tag, const char *whole,
+			const char *marker, struct pc_buf *out)
 {
 	size_t gap = 0;
 
@@ -792,6 +794,8 @@ static void render_gaps(const struct lines *l, const bool *keep,
 			pc_buf_addch(out, '\n');
 		}
 	}
+	pc_buf_addf(out, "\n[%s: full %s recoverable with @recall %s]\n", tag,
+		    whole, marker);
 }
 
 static bool log_compress(struct ctx *c, struct pc_buf *out)
@@ -816,10 +820,7 @@ static bool log_compress(struct ctx *c, struct pc_buf *out)
 	log_caps(c->profile, caps);
 	log_select(&l, ll, caps, keep);
 	if (count_keep(keep, l.nr) < l.nr && offload(c, marker)) {
-		render_gaps(&l, keep, "lines", out);
-		pc_buf_addf(out,
-			    "\n[log: full output recoverable with @recall %s]\n",
-			    marker);
+		render_gaps(&l, keep, "lines", "log", "output", marker, out);
 		ok = true;
 	}
 	free(ll);
@@ -909,10 +910,8 @@ static bool diff_compress(struct ctx *c, struct pc_buf *out)
 			dropped++;
 	}
 	if (dropped && offload(c, marker)) {
-		render_gaps(&l, keep, "context lines", out);
-		pc_buf_addf(out,
-			    "\n[diff: full context recoverable with @recall %s]\n",
-			    marker);
+		render_gaps(&l, keep, "context lines", "diff", "context", marker,
+			    out);
 		ok = true;
 	}
 	free(keep);

@@ -51,17 +51,6 @@ static bool is_alnum(unsigned c)
 	       (c >= '0' && c <= '9');
 }
 
-static int hexval(unsigned c)
-{
-	if (c >= '0' && c <= '9')
-		return (int)c - '0';
-	if (c >= 'a' && c <= 'f')
-		return (int)c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return (int)c - 'A' + 10;
-	return -1;
-}
-
 /* numeric - "&#..." at s[0..n) (n > 3 checked by the caller): bytes
  * consumed, or 0 when no digit counts (the '&' is then literal). */
 static size_t numeric(const unsigned char *s, size_t n, struct pc_buf *b)
@@ -74,7 +63,7 @@ static size_t numeric(const unsigned char *s, size_t n, struct pc_buf *b)
 		i++;
 	while (i < n) {
 		unsigned c = s[i++];
-		int d = hex ? hexval(c) : (c >= '0' && c <= '9' ? (int)c - '0'
+		int d = hex ? pc__chatcli_hex(c) : (c >= '0' && c <= '9' ? (int)c - '0'
 								: -1);
 
 		if (d >= 0) {

@@ -23,27 +23,25 @@
 
 /* --- generated tables -------------------------------------------------- */
 
-/* r in [lo, hi] with (r - lo) % step == 0 maps to r + delta. */
-struct pc__chatcli_case_run {
+/* A run of runes: r in [lo, hi] with (r - lo) % step == 0; a case map
+ * sends it to r + delta (the class tables have step 1, delta 0). */
+struct pc__chatcli_run {
 	int32_t lo, hi, step, delta;
-};
-struct pc__chatcli_rune_range {
-	int32_t lo, hi;
 };
 struct pc__chatcli_entity {
 	const char *name; /* "amp;" or a legacy "amp" */
 	int32_t r1, r2;	  /* r2 is 0 for a one-rune reference */
 };
 
-extern const struct pc__chatcli_case_run pc__chatcli_lower_runs[];
+extern const struct pc__chatcli_run pc__chatcli_lower_runs[];
 extern const size_t pc__chatcli_lower_nruns;
-extern const struct pc__chatcli_case_run pc__chatcli_upper_runs[];
+extern const struct pc__chatcli_run pc__chatcli_upper_runs[];
 extern const size_t pc__chatcli_upper_nruns;
-extern const struct pc__chatcli_rune_range pc__chatcli_space_ranges[];
+extern const struct pc__chatcli_run pc__chatcli_space_ranges[];
 extern const size_t pc__chatcli_space_nranges;
-extern const struct pc__chatcli_rune_range pc__chatcli_letter_ranges[];
+extern const struct pc__chatcli_run pc__chatcli_letter_ranges[];
 extern const size_t pc__chatcli_letter_nranges;
-extern const struct pc__chatcli_rune_range pc__chatcli_digit_ranges[];
+extern const struct pc__chatcli_run pc__chatcli_digit_ranges[];
 extern const size_t pc__chatcli_digit_nranges;
 extern const struct pc__chatcli_entity pc__chatcli_entities[];
 extern const size_t pc__chatcli_nentities;
@@ -64,6 +62,8 @@ int32_t pc__chatcli_to_upper(int32_t r); /* unicode.ToUpper */
 bool pc__chatcli_is_space(int32_t r);	 /* unicode.IsSpace */
 bool pc__chatcli_is_letter(int32_t r);	 /* unicode.IsLetter */
 bool pc__chatcli_is_digit(int32_t r);	 /* unicode.IsDigit */
+/* pc__chatcli_hex - the value of ASCII hex digit c, or -1. */
+int pc__chatcli_hex(unsigned c);
 
 /* pc__chatcli_lower - strings.ToLower of s[0..n): every rune mapped, every
  * invalid byte replaced by U+FFFD (so the length may change: K U+212A

@@ -108,8 +108,7 @@ static bool is_space(unsigned c)
 
 static bool is_hex(unsigned c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	       (c >= 'A' && c <= 'F');
+	return pc__chatcli_hex(c) >= 0;
 }
 
 static void push(struct scanner *s, unsigned c, enum ps p)
@@ -124,6 +123,22 @@ static void push(struct scanner *s, unsigned c, enum ps p)
 }
 
 static void step(struct scanner *s, unsigned c);
+
+/* next_member - after a value in a container: ',' goes on to the next
+ * member, `close` ends the container. */
+static void next_member(struct scanner *s, unsigned c, unsigned close,
+			enum ps next, enum st then, const char *context)
+{
+	if (c == ',') {
+		s->stack[s->depth - 1] = (unsigned char)next;
+		s->step = then;
+	} else if (c == close) {
+		s->depth--;
+		s->step = S_END_VALUE;
+	} else {
+		scan_error(s, c, context);
+	}
+}
 
 static void end_value(struct scanner *s, unsigned c)
 {
@@ -148,25 +163,12 @@ static void end_value(struct scanner *s, unsigned c)
 		scan_error(s, c, "after object key");
 		return;
 	case P_OBJECT_VALUE:
-		if (c == ',') {
-			s->stack[s->depth - 1] = P_OBJECT_KEY;
-			s->step = S_BEGIN_STRING;
-		} else if (c == '}') {
-			s->depth--;
-			s->step = S_END_VALUE;
-		} else {
-			scan_error(s, c, "after object key:value pair");
-		}
+		next_member(s, c, '}', P_OBJECT_KEY, S_BEGIN_STRING,
+			    "after object key:value pair");
 		return;
 	case P_ARRAY_VALUE:
-		if (c == ',') {
-			s->step = S_BEGIN_VALUE;
-		} else if (c == ']') {
-			s->depth--;
-			s->step = S_END_VALUE;
-		} else {
-			scan_error(s, c, "after array element");
-		}
+		next_member(s, c, ']', P_ARRAY_VALUE, S_BEGIN_VALUE,
+			    "after array element");
 		return;
 	}
 }
@@ -461,11 +463,6 @@ static void skip_ws(struct dec *d)
 		d->i++;
 }
 
-static int hexv(unsigned c)
-{
-	return c <= '9' ? (int)c - '0' : (int)(c | 0x20) - 'a' + 10;
-}
-
 /* getu4 - the value of "\uXXXX" at s[0..n), or -1. */
 static int32_t getu4(const unsigned char *s, size_t n)
 {
@@ -476,7 +473,7 @@ static int32_t getu4(const unsigned char *s, size_t n)
 	for (size_t k = 2; k < 6; k++) {
 		if (!is_hex(s[k]))
 			return -1;
-		r = r * 16 + hexv(s[k]);
+		r = r * 16 + pc__chatcli_hex(s[k]);
 	}
 	return r;
 }

@@ -77,8 +77,9 @@ void pc__chatcli_add_rune(struct pc_buf *b, int32_t r)
 	}
 }
 
-static int32_t map_case(const struct pc__chatcli_case_run *t, size_t n,
-			int32_t r)
+/* find_run - the run of t (n runs sorted by lo) holding r, or NULL. */
+static const struct pc__chatcli_run *find_run(const struct pc__chatcli_run *t,
+					      size_t n, int32_t r)
 {
 	size_t lo = 0, hi = n;
 
@@ -90,27 +91,32 @@ static int32_t map_case(const struct pc__chatcli_case_run *t, size_t n,
 		else if (r > t[mid].hi)
 			lo = mid + 1;
 		else
-			return (r - t[mid].lo) % t[mid].step ? r : r + t[mid].delta;
+			return (r - t[mid].lo) % t[mid].step ? NULL : &t[mid];
 	}
-	return r;
+	return NULL;
 }
 
-static bool in_ranges(const struct pc__chatcli_rune_range *t, size_t n,
-		      int32_t r)
+static int32_t map_case(const struct pc__chatcli_run *t, size_t n, int32_t r)
 {
-	size_t lo = 0, hi = n;
+	const struct pc__chatcli_run *run = find_run(t, n, r);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return run ? r + run->delta : r;
+}
 
-		if (r < t[mid].lo)
-			hi = mid;
-		else if (r > t[mid].hi)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+static bool in_ranges(const struct pc__chatcli_run *t, size_t n, int32_t r)
+{
+	return find_run(t, n, r) != NULL;
+}
+
+int pc__chatcli_hex(unsigned c)
+{
+	if (c >= '0' && c <= '9')
+		return (int)c - '0';
+	if (c >= 'a' && c <= 'f')
+		return (int)c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return (int)c - 'A' + 10;
+	return -1;
 }
 
 int32_t pc__chatcli_to_lower(int32_t r)

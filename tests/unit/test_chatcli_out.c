@@ -355,38 +355,38 @@ static char *request_error(size_t name_len, size_t count, size_t len)
 	return e;
 }
 
+/* expect - the request error for a name of name_len bytes and `count`
+ * arguments of `len` bytes: none (want NULL) or exactly `want`. */
+static void expect(size_t name_len, size_t count, size_t len,
+		   const char *want)
+{
+	char *e = request_error(name_len, count, len);
+
+	if (want)
+		assert_string_equal(e, want);
+	else
+		assert_null(e);
+	free(e);
+}
+
 /* R2: the server's limits, each at N-1, N and N+1 (validation.go). */
 static void remote_request_limits(void **state)
 {
-	char *e;
-
 	(void)state;
-	assert_null(request_error(255, 1, 1));
-	assert_null(request_error(256, 1, 1));
-	e = request_error(257, 1, 1);
-	assert_string_equal(
-		e,
-		"rpc error: code = InvalidArgument desc = validation: plugin_name exceeds maximum length of 256 characters");
-	free(e);
-	e = request_error(0, 0, 0);
-	assert_string_equal(
-		e,
-		"rpc error: code = InvalidArgument desc = validation: plugin_name is required");
-	free(e);
-	assert_null(request_error(4, 99, 1));
-	assert_null(request_error(4, 100, 1));
-	e = request_error(4, 101, 1);
-	assert_string_equal(
-		e,
-		"rpc error: code = InvalidArgument desc = validation: too many plugin arguments (max 100)");
-	free(e);
-	assert_null(request_error(4, 2, 10239));
-	assert_null(request_error(4, 2, 10240));
-	e = request_error(4, 2, 10241);
-	assert_string_equal(
-		e,
-		"rpc error: code = InvalidArgument desc = validation: plugin argument 0 exceeds maximum size of 10240 bytes");
-	free(e);
+	expect(255, 1, 1, NULL);
+	expect(256, 1, 1, NULL);
+	expect(257, 1, 1,
+	       "rpc error: code = InvalidArgument desc = validation: plugin_name exceeds maximum length of 256 characters");
+	expect(0, 0, 0,
+	       "rpc error: code = InvalidArgument desc = validation: plugin_name is required");
+	expect(4, 99, 1, NULL);
+	expect(4, 100, 1, NULL);
+	expect(4, 101, 1,
+	       "rpc error: code = InvalidArgument desc = validation: too many plugin arguments (max 100)");
+	expect(4, 2, 10239, NULL);
+	expect(4, 2, 10240, NULL);
+	expect(4, 2, 10241,
+	       "rpc error: code = InvalidArgument desc = validation: plugin argument 0 exceeds maximum size of 10240 bytes");
 }
 
 /* R3: the response the server must encode (proto3 strings are UTF-8)

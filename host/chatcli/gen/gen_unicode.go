@@ -70,7 +70,7 @@ func main() {
 		m    func(rune) rune
 	}{{"lower", unicode.ToLower}, {"upper", unicode.ToUpper}} {
 		runs := caseRuns(t.m)
-		fmt.Fprintf(w, "\nconst struct pc__chatcli_case_run pc__chatcli_%s_runs[] = {\n", t.name)
+		fmt.Fprintf(w, "\nconst struct pc__chatcli_run pc__chatcli_%s_runs[] = {\n", t.name)
 		for _, c := range runs {
 			fmt.Fprintf(w, "\t{ 0x%x, 0x%x, %d, %d },\n", c.lo, c.hi, c.step, c.delta)
 		}
@@ -81,9 +81,9 @@ func main() {
 		is   func(rune) bool
 	}{{"space", unicode.IsSpace}, {"letter", unicode.IsLetter}, {"digit", unicode.IsDigit}} {
 		rs := ranges(t.is)
-		fmt.Fprintf(w, "\nconst struct pc__chatcli_rune_range pc__chatcli_%s_ranges[] = {\n", t.name)
+		fmt.Fprintf(w, "\nconst struct pc__chatcli_run pc__chatcli_%s_ranges[] = {\n", t.name)
 		for _, r := range rs {
-			fmt.Fprintf(w, "\t{ 0x%x, 0x%x },\n", r[0], r[1])
+			fmt.Fprintf(w, "\t{ 0x%x, 0x%x, 1, 0 },\n", r[0], r[1])
 		}
 		fmt.Fprintf(w, "};\nconst size_t pc__chatcli_%s_nranges = %d;\n", t.name, len(rs))
 	}
