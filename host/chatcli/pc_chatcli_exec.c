@@ -67,7 +67,7 @@ static bool go_duration_ns(const char *s, double *ns)
 			return false;
 		for (u = s; *s && *s != '.' && !isdigit((unsigned char)*s); s++)
 			;
-		if (!(mul = unit_ns(u, (size_t)(s - u))))
+		if ((mul = unit_ns(u, (size_t)(s - u))) == 0)
 			return false;
 		total += (v + frac / scale) * mul;
 	}
