@@ -142,87 +142,131 @@ static bool cut(struct ctx *c, const char *file, const char *what)
 	return true;
 }
 
-static const cJSON *get_fold(const cJSON *o, const char *k)
+/* get_fold - the value Go's decoder stores in struct field `k` of a
+ * decoded object: the last member whose key sets that field (exact name
+ * or Go 1.19's case folding, pc_chatcli_json_field_match), NULL when none
+ * does. */
+static const struct pc_chatcli_jv *get_fold(const struct pc_chatcli_jv *o,
+					    const char *k)
 {
-	const cJSON *it, *found = NULL;
+	const struct pc_chatcli_jv *found = NULL;
 
-	cJSON_ArrayForEach(it, o)
-	{
-		if (!strcmp(it->string, k))
-			return it;
-		if (!found && !strcasecmp(it->string, k))
-			found = it;
-	}
+	if (!o || o->kind != PC_CHATCLI_JV_OBJECT)
+		return NULL;
+	for (size_t i = 0; i < o->nr; i++)
+		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k))
+			found = &o->v[i];
 	return found;
+}
+
+static bool is_null(const struct pc_chatcli_jv *v)
+{
+	return v && v->kind == PC_CHATCLI_JV_NULL;
+}
+
+static bool is_kind(const struct pc_chatcli_jv *v, enum pc_chatcli_jv_kind k)
+{
+	return v && v->kind == k;
+}
+
+static bool is_str(const struct pc_chatcli_jv *v)
+{
+	return is_kind(v, PC_CHATCLI_JV_STRING);
 }
 
 /* --- S4: what the prompt shows ------------------------------------------- */
 
-static bool all_kind(const cJSON *arr, bool (*is)(const cJSON *))
+/* all_kind - a slice field decodes: null, or an array whose items are
+ * null or pass `is`. */
+static bool all_kind(const struct pc_chatcli_jv *arr,
+		     bool (*is)(const struct pc_chatcli_jv *))
 {
-	const cJSON *it;
-
-	if (cJSON_IsNull(arr) || !arr)
+	if (is_null(arr))
 		return true;
-	if (!cJSON_IsArray(arr))
+	if (arr->kind != PC_CHATCLI_JV_ARRAY)
 		return false;
-	cJSON_ArrayForEach(it, arr)
-	{
-		if (!cJSON_IsNull(it) && !is(it))
+	for (size_t i = 0; i < arr->nr; i++)
+		if (!is_null(&arr->v[i]) && !is(&arr->v[i]))
 			return false;
-	}
 	return true;
 }
 
-static bool str_or_null(const cJSON *v)
+/* fields_ok - every member of object o that sets scalar field `k` holds
+ * null or `kind` (Go stores each one in turn and reports a bad one). */
+static bool fields_ok(const struct pc_chatcli_jv *o, const char *k,
+		      enum pc_chatcli_jv_kind kind)
 {
-	return !v || cJSON_IsNull(v) || cJSON_IsString(v);
+	for (size_t i = 0; i < o->nr; i++)
+		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k) &&
+		    !is_null(&o->v[i]) && o->v[i].kind != kind)
+			return false;
+	return true;
 }
 
-static bool is_str(const cJSON *v)
+/* slices_ok - every member that sets slice field `k` decodes. */
+static bool slices_ok(const struct pc_chatcli_jv *o, const char *k,
+		      bool (*is)(const struct pc_chatcli_jv *))
 {
-	return cJSON_IsString(v);
+	for (size_t i = 0; i < o->nr; i++)
+		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k) &&
+		    !all_kind(&o->v[i], is))
+			return false;
+	return true;
 }
 
-static bool flag_ok(const cJSON *f)
+static bool flag_ok(const struct pc_chatcli_jv *f)
 {
-	const cJSON *req = get_fold(f, "required");
-
-	return cJSON_IsObject(f) && str_or_null(get_fold(f, "name")) &&
-	       str_or_null(get_fold(f, "description")) &&
-	       str_or_null(get_fold(f, "type")) &&
-	       str_or_null(get_fold(f, "default")) &&
-	       (!req || cJSON_IsNull(req) || cJSON_IsBool(req));
+	return is_kind(f, PC_CHATCLI_JV_OBJECT) &&
+	       fields_ok(f, "name", PC_CHATCLI_JV_STRING) &&
+	       fields_ok(f, "description", PC_CHATCLI_JV_STRING) &&
+	       fields_ok(f, "type", PC_CHATCLI_JV_STRING) &&
+	       fields_ok(f, "default", PC_CHATCLI_JV_STRING) &&
+	       fields_ok(f, "required", PC_CHATCLI_JV_BOOL);
 }
 
-static bool sub_ok(const cJSON *s)
+static bool sub_ok(const struct pc_chatcli_jv *s)
 {
-	return cJSON_IsObject(s) && str_or_null(get_fold(s, "name")) &&
-	       str_or_null(get_fold(s, "description")) &&
-	       all_kind(get_fold(s, "examples"), is_str) &&
-	       all_kind(get_fold(s, "flags"), flag_ok);
+	return is_kind(s, PC_CHATCLI_JV_OBJECT) &&
+	       fields_ok(s, "name", PC_CHATCLI_JV_STRING) &&
+	       fields_ok(s, "description", PC_CHATCLI_JV_STRING) &&
+	       slices_ok(s, "examples", is_str) &&
+	       slices_ok(s, "flags", flag_ok);
 }
 
-/* schema_subcommands - the decoded subcommands array, NULL (none) or
- * (const cJSON *)-1 when the host's decode fails (usage shown). */
-static int schema_shape(const cJSON *s, const cJSON **subs)
+/* schema_shape - S4: json.Unmarshal of the schema into the renderer's
+ * struct. Returns -1 when it fails (the model sees the usage), else the
+ * number of subcommands, *subs their array (NULL for none). */
+static int schema_shape(const struct pc_chatcli_jv *s,
+			const struct pc_chatcli_jv **subs)
 {
 	*subs = NULL;
-	if (cJSON_IsNull(s))
+	if (is_null(s))
 		return 0;
-	if (!cJSON_IsObject(s) || !str_or_null(get_fold(s, "argsFormat")) ||
-	    !all_kind(get_fold(s, "subcommands"), sub_ok))
+	if (!is_kind(s, PC_CHATCLI_JV_OBJECT) ||
+	    !fields_ok(s, "argsFormat", PC_CHATCLI_JV_STRING) ||
+	    !slices_ok(s, "subcommands", sub_ok))
 		return -1;
 	*subs = get_fold(s, "subcommands");
-	return cJSON_GetArraySize(*subs);
+	if (!is_kind(*subs, PC_CHATCLI_JV_ARRAY))
+		*subs = NULL;
+	return *subs ? (int)(*subs)->nr : 0;
+}
+
+/* parse_schema - the kept schema text (S2) as a value (null when none). */
+static void parse_schema(const struct pc_chatcli_probe *p,
+			 struct pc_chatcli_jv *s)
+{
+	*s = (struct pc_chatcli_jv)PC_CHATCLI_JV_INIT;
+	if (p->schema)
+		pc_chatcli_json_parse(p->schema, strlen(p->schema), s, NULL);
 }
 
 static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 {
 	const struct pc_chatcli_probe *p = &e->probe;
 	const struct pc_chatcli_run *sr = &p->schema_run;
-	const cJSON *subs;
-	cJSON *s;
+	const struct pc_chatcli_jv *subs;
+	struct pc_chatcli_jv s;
 	int n;
 
 	if (sr->hung)
@@ -240,22 +284,21 @@ static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 			e->file, sr->exit_code, p->meta.usage);
 		return;
 	}
-	s = cJSON_Parse(p->schema);
-	n = schema_shape(s, &subs);
+	parse_schema(p, &s);
+	n = schema_shape(&s, &subs);
 	if (n < 0)
 		chat_find(c, "PC-CHAT-021", e->file,
 			"the schema of '%s' does not decode into the host's argsFormat/subcommands shape: the model sees only the usage",
 			e->file);
-	else if (n == 0 && !get_fold(s, "argsFormat"))
+	else if (n == 0 && !get_fold(&s, "argsFormat"))
 		chat_find(c, "PC-CHAT-020", e->file,
 			"the schema of '%s' decodes to no subcommands: the model sees an empty \"Subcomandos Disponíveis:\" and neither parameters nor usage",
 			e->file);
-	if (cJSON_IsObject(s) &&
-	    cJSON_GetObjectItemCaseSensitive(s, "args_format"))
+	if (pc_chatcli_jv_get(&s, "args_format", 11))
 		chat_find(c, "PC-CHAT-022", e->file,
 			"the schema of '%s' has args_format, which the host ignores",
 			e->file);
-	cJSON_Delete(s);
+	pc_chatcli_jv_release(&s);
 }
 
 static bool mentions_stdin(const char *s)
@@ -437,18 +480,97 @@ static size_t utf8_cut(const char *s, size_t n, size_t max)
 	return cut;
 }
 
+/* --- R1-R3: served by `chatcli server` ------------------------------------ */
+
+/* check_remote_plugin - what breaks every remote use of the plugin: its
+ * name over the server's limit, a plugin list the server cannot encode
+ * or the client cannot receive, a builtin it would replace. */
+static void check_remote_plugin(struct ctx *c, const struct pc_chatcli_entry *e)
+{
+	const struct pc_chatcli_probe *p = &e->probe;
+	char *why = NULL;
+	const char *hidden = pc_chatcli_remote_listed(p, "admin", &why);
+
+	if (p->meta.name_len > 256)
+		chat_find(c, "PC-CHAT-090", e->file,
+			"'%s' registers a name of %zu bytes: remote ExecuteRemotePlugin failed: rpc error: code = InvalidArgument desc = validation: plugin_name exceeds maximum length of 256 characters",
+			e->file, p->meta.name_len);
+	if (hidden && why)
+		chat_find(c,
+				strstr(why, "UTF-8") ? "PC-CHAT-091"
+						     : "PC-CHAT-092",
+				e->file,
+				"'%s': %s (%s); the client registers no remote plugin",
+				e->file, hidden, why);
+	free(why);
+	if (pc_chatcli_is_builtin(p->meta.name))
+		chat_find(c, "PC-CHAT-096", e->file,
+			"'%s' registers as \"%s\": served remotely it replaces the client's builtin of that name until the next reload",
+			e->file, p->meta.name);
+}
+
+/* check_remote_call - what a call with these argv and this result gets
+ * through `chatcli connect` that it does not get locally. */
+static void check_remote_call(struct ctx *c, const struct pc_chatcli_entry *e,
+			      const char *args,
+			      const struct pc_chatcli_argv *argv,
+			      const struct pc_chatcli_call *call)
+{
+	struct pc_chatcli_str name = { e->probe.meta.name,
+				       e->probe.meta.name_len };
+	char *err;
+
+	if (!name.n || name.n > 256) /* every call: PC-CHAT-090 */
+		return;
+	if ((err = pc_chatcli_remote_request_error(&name, argv)) != NULL) {
+		chat_find(c, "PC-CHAT-093", e->file,
+				"args %s -> remote ExecuteRemotePlugin failed: %s",
+				args, err);
+		free(err);
+		return;
+	}
+	if (call->not_started)
+		return;
+	if ((err = pc_chatcli_remote_response_error(call)) != NULL) {
+		chat_find(c,
+				strstr(err, "UTF-8") ? "PC-CHAT-094"
+						     : "PC-CHAT-095",
+				e->file,
+				"args %s printed %zu bytes -> remote ExecuteRemotePlugin failed: %s",
+				args, call->merged_len, err);
+		free(err);
+	}
+}
+
+/* compressed_note - ": the host's search compressor gives the model 443
+ * of them, citing the whole output as <<ccr:KEY>>" when step 1 changed
+ * the output, else "". */
+static const char *compressed_note(const struct pc_chatcli_call *call,
+				   char *buf, size_t n)
+{
+	if (!strcmp(call->compression, "passthrough"))
+		return "";
+	snprintf(buf, n,
+		 ": the host's %s compressor gives the model %zu of them%s%s%s",
+		 call->compression, call->compressed_len,
+		 *call->ccr_key ? ", citing the whole output as <<ccr:" : "",
+		 call->ccr_key, *call->ccr_key ? ">>" : "");
+	return buf;
+}
+
 static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		       const char *form, const char *args, const char *id)
 {
+	char note[160];
 	struct pc_chatcli_call_opts co = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call call = PC_CHATCLI_CALL_INIT;
-	struct pc_strvec argv = PC_STRVEC_INIT;
+	struct pc_chatcli_argv argv = PC_CHATCLI_ARGV_INIT;
 	char *perr = NULL, *what = pc_xasprintf("call %s: %s", form, args);
 
 	if (cut(c, e->file, what))
 		goto out;
 	chat_begin(c, e->file, what);
-	if (pc_chatcli_args_to_argv(args, &argv, &perr)) {
+	if (pc_chatcli_args_to_argv(args, strlen(args), &argv, &perr)) {
 		chat_find(c, id, e->file, "args %s -> %s", args, perr);
 		goto out;
 	}
@@ -456,6 +578,10 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 	co.args = &argv;
 	co.env = &c->env;
 	co.cwd = c->cwd;
+	/* the model calls it by its name; the compression layer routes by
+	 * that name (O1) */
+	co.tool = e->probe.meta.name;
+	co.tool_len = e->probe.meta.name_len;
 	/* X5 as configured, bounded by plugcheck's own call timeout */
 	co.timeout_ms =
 		pc_chatcli_timeout_ms(getenv("CHATCLI_AGENT_PLUGIN_TIMEOUT"));
@@ -483,20 +609,19 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 				"args %s left %d process(es)", args,
 				call.leftover_processes);
 	/* O1 applies to successful results only: errors reach the model
-	 * whole */
-	if (!call.error && call.merged_len > PC_CHATCLI_TRUNC_CAP)
+	 * whole. Step 1 (compression) runs first, then step 2 truncates. */
+	if (!call.error && call.compressed_len > PC_CHATCLI_TRUNC_CAP)
 		chat_find(c, "PC-CHAT-041", e->file,
 			"args %s printed %zu bytes: the model gets %zu of them",
 			args, call.merged_len, call.output_len);
-	else if (!call.error &&
-		 pc_chatcli_compression_applies(
-			 call.merged_len, getenv("CHATCLI_COMPRESSION"),
-			 getenv("CHATCLI_COMPRESSION_THRESHOLD")))
+	else if (!call.error && call.compression_engaged)
 		chat_find(c, "PC-CHAT-040", e->file,
-			"args %s printed %zu bytes, at or over the compression threshold of %zu",
+			"args %s printed %zu bytes, at or over the compression threshold of %zu%s",
 			args, call.merged_len,
-			pc_chatcli_compress_threshold(
-				getenv("CHATCLI_COMPRESSION_THRESHOLD")));
+			pc_chatcli_compress_threshold(getenv(
+				"CHATCLI_COMPRESSION_THRESHOLD")),
+			compressed_note(&call, note, sizeof(note)));
+	check_remote_call(c, e, args, &argv, &call);
 	pc_chatcli_call_release(&call);
 	scrub_dir(c->cwd);
 	scrub_dir(c->home);
@@ -504,83 +629,91 @@ out:
 	chat_end(c);
 	free(perr);
 	free(what);
-	pc_strvec_release(&argv);
+	pc_chatcli_argv_release(&argv);
 }
 
-static cJSON *sample(const cJSON *flag)
+/* sample - a value for a flag of the schema: true for a bool type, 1 for
+ * a number, else its default or "test"; appended to *json (as JSON) and
+ * *text (as the text form " --k 'v'"). */
+static void sample(const struct pc_chatcli_jv *flag, const char *k,
+		   struct pc_buf *json, struct pc_buf *text)
 {
-	const cJSON *t = get_fold(flag, "type"), *d = get_fold(flag, "default");
-	const char *ty = cJSON_IsString(t) ? t->valuestring : "";
+	const struct pc_chatcli_jv *t = get_fold(flag, "type"),
+				   *d = get_fold(flag, "default");
+	const char *ty = is_str(t) ? t->s : "";
 
-	if (strstr(ty, "bool"))
-		return cJSON_CreateTrue();
-	if (strstr(ty, "int") || strstr(ty, "num") || strstr(ty, "float"))
-		return cJSON_CreateNumber(1);
-	return cJSON_CreateString(
-		cJSON_IsString(d) && *d->valuestring ? d->valuestring : "test");
+	if (strstr(ty, "bool")) {
+		pc_buf_adds(json, "true");
+		pc_buf_addf(text, " --%s", k);
+	} else if (strstr(ty, "int") || strstr(ty, "num") ||
+		   strstr(ty, "float")) {
+		pc_buf_adds(json, "1");
+		pc_buf_addf(text, " --%s 1", k);
+	} else {
+		const char *v = is_str(d) && d->n ? d->s : "test";
+
+		pc_chatcli_go_quote(json, v, strlen(v));
+		pc_buf_addf(text, " --%s '%s'", k, v);
+	}
 }
 
 static void call_subcommand(struct ctx *c, const struct pc_chatcli_entry *e,
-			    const cJSON *sub)
+			    const struct pc_chatcli_jv *sub)
 {
-	const cJSON *nm = get_fold(sub, "name"), *fl, *first = NULL;
-	cJSON *obj = cJSON_CreateObject(), *args = cJSON_CreateObject();
-	struct pc_buf text = PC_BUF_INIT(PC_BUF_NOCAP);
-	char *json;
+	const struct pc_chatcli_jv *nm = get_fold(sub, "name"),
+				   *flags = get_fold(sub, "flags");
+	struct pc_buf text = PC_BUF_INIT(PC_BUF_NOCAP),
+		      json = PC_BUF_INIT(PC_BUF_NOCAP);
+	bool first = true;
 
-	if (!cJSON_IsString(nm) || !*nm->valuestring) {
-		cJSON_Delete(obj);
-		cJSON_Delete(args);
+	if (!is_str(nm) || !nm->n)
 		return;
-	}
-	pc_buf_adds(&text, nm->valuestring);
-	cJSON_ArrayForEach(fl, get_fold(sub, "flags"))
-	{
-		const cJSON *fn = get_fold(fl, "name"),
-			    *rq = get_fold(fl, "required");
+	pc_buf_adds(&text, nm->s);
+	pc_buf_adds(&json, "{\"cmd\":");
+	pc_chatcli_go_quote(&json, nm->s, strlen(nm->s));
+	pc_buf_adds(&json, ",\"args\":{");
+	for (size_t i = 0; is_kind(flags, PC_CHATCLI_JV_ARRAY) && i < flags->nr;
+	     i++) {
+		const struct pc_chatcli_jv *fl = &flags->v[i],
+					   *fn = get_fold(fl, "name"),
+					   *rq = get_fold(fl, "required");
 		const char *k;
-		cJSON *v;
 
-		if (!cJSON_IsString(fn) ||
-		    !(cJSON_IsTrue(rq) || (!first && !fl->next)))
+		/* the required flags, or the only one */
+		if (!is_str(fn) ||
+		    !((is_kind(rq, PC_CHATCLI_JV_BOOL) && rq->b) ||
+		      (first && i + 1 == flags->nr)))
 			continue;
-		first = fl;
-		for (k = fn->valuestring; *k == '-'; k++)
+		for (k = fn->s; *k == '-'; k++)
 			;
-		v = sample(fl);
-		if (cJSON_IsString(v))
-			pc_buf_addf(&text, " --%s '%s'", k, v->valuestring);
-		else if (cJSON_IsNumber(v))
-			pc_buf_addf(&text, " --%s 1", k);
-		else
-			pc_buf_addf(&text, " --%s", k);
-		cJSON_AddItemToObject(args, k, v);
+		if (!first)
+			pc_buf_addch(&json, ',');
+		first = false;
+		pc_chatcli_go_quote(&json, k, strlen(k));
+		pc_buf_addch(&json, ':');
+		sample(fl, k, &json, &text);
 	}
-	cJSON_AddStringToObject(obj, "cmd", nm->valuestring);
-	cJSON_AddItemToObject(obj, "args", args);
-	json = cJSON_PrintUnformatted(obj);
-	judge_call(c, e, "json", json, "PC-CHAT-030");
+	pc_buf_adds(&json, "}}");
+	judge_call(c, e, "json", json.data, "PC-CHAT-030");
 	judge_call(c, e, "text", pc_buf_cstr(&text), "PC-CHAT-031");
-	free(json);
-	cJSON_Delete(obj);
+	pc_buf_release(&json);
 	pc_buf_release(&text);
 }
 
 static void run_calls(struct ctx *c, const struct pc_chatcli_entry *e)
 {
-	cJSON *s = e->probe.schema ? cJSON_Parse(e->probe.schema) : NULL;
-	const cJSON *subs = NULL, *it;
+	const struct pc_chatcli_jv *subs = NULL;
+	struct pc_chatcli_jv s;
 	int n = 0;
 
-	if (s && schema_shape(s, &subs) > 0)
-		cJSON_ArrayForEach(it, subs)
-		{
+	parse_schema(&e->probe, &s);
+	if (schema_shape(&s, &subs) > 0)
+		for (size_t i = 0; i < subs->nr; i++)
 			if (n++ < 3)
-				call_subcommand(c, e, it);
-		}
+				call_subcommand(c, e, &subs->v[i]);
 	if (!n)
 		judge_call(c, e, "empty", "", "PC-CHAT-032");
-	cJSON_Delete(s);
+	pc_chatcli_jv_release(&s);
 }
 
 /* --- the run
@@ -608,6 +741,7 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 		return;
 	check_meta(c, e);
 	check_schema(c, e);
+	check_remote_plugin(c, e);
 	if (cut(c, e->file, "probes run twice"))
 		return;
 	pc_chatcli_probe(e->path, &c->env, c->cwd, c->o->probe_timeout_ms,

@@ -77,11 +77,20 @@ static const struct pc_opt opts[] = {
 	{ .name = "call-file", .kind = PC_OPT_VALUE, .metavar = "FILE",
 	  .help = "the same, read from FILE", .contracts = PC_C_CHATCLI,
 	  .conflicts = "call" },
+	{ .name = "remote", .kind = PC_OPT_FLAG,
+	  .help = "run the call as `chatcli server` does for a client of\n"
+		  "`chatcli connect`, and show what the client receives (R1-R3)",
+	  .contracts = PC_C_CHATCLI },
+	{ .name = "role", .kind = PC_OPT_VALUE, .metavar = "ROLE",
+	  .values = "admin|user|readonly",
+	  .help = "with --remote: the client's role (default admin: no\n"
+		  "authentication or the shared token)",
+	  .contracts = PC_C_CHATCLI },
 	CLI_OPT_HOST,
 };
 
 /* --args-file FILE: the whole file, at most 64 MiB (a new string). */
-char *pc_cli_read_arg_file(const char *opt, const char *file)
+char *pc_cli_read_arg_file(const char *opt, const char *file, size_t *len)
 {
 	struct pc_buf b = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_err err = PC_ERR_INIT;
@@ -91,7 +100,7 @@ char *pc_cli_read_arg_file(const char *opt, const char *file)
 		pc_buf_release(&b);
 		return NULL;
 	}
-	return pc_buf_detach(&b, NULL);
+	return pc_buf_detach(&b, len);
 }
 
 static int save(const char *file, const struct pc_fire_opts *o,
@@ -170,7 +179,7 @@ int pc_catalyst_fire(const struct pc_args *a)
 	o.path = a->pos[1];
 	if (pc_args_value(a, "args-file") &&
 	    !(args = pc_cli_read_arg_file("args-file",
-					  pc_args_value(a, "args-file"))))
+					  pc_args_value(a, "args-file"), NULL)))
 		return PC_EXIT_USAGE;
 	o.in.args = args ? args : pc_args_value(a, "args");
 	o.in.result = pc_args_value(a, "result");
@@ -235,7 +244,9 @@ const struct pc_cmd pc_cmd_fire = {
 		"the model's whole reply, e.g. '<tool_call name=\"@x\" args=\"run --n 1\" />'.\n"
 		"The args become argv (A4-A8), the plugin runs with stdin at EOF and the\n"
 		"full environment (CHATCLI_AGENT_PLUGIN_TIMEOUT applies), and the merged\n"
-		"stdout/stderr is what the model receives.\n" },
+		"stdout/stderr, after the host's compression and truncation, is what the\n"
+		"model receives. --remote runs the call as `chatcli server` does for a\n"
+		"client of `chatcli connect` with --role, and shows what the client gets.\n" },
 	.exits = "Exit: 0 allowed / ok, 1 denied or failed, 2 usage, 3 not loadable,\n"
 		 "70 interrupted (the exchange was killed).\n",
 	.opts = opts,

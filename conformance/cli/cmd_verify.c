@@ -50,8 +50,9 @@ static void read_keys(struct found *f)
 	struct pc_strvec names = PC_STRVEC_INIT;
 
 	f->key_files = cJSON_CreateArray();
+	/* os.ReadDir lists dot files too (a hidden .dev.pub is a key) */
 	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.')
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			pc_strvec_push(&names, de->d_name);
 	if (d)
 		closedir(d);
@@ -66,9 +67,8 @@ static void read_keys(struct found *f)
 
 		if (len >= 4 && !strcmp(names.v[i] + len - 4, ".pub") &&
 		    !pc_fs_is_dir(p) &&
-		    !pc_fs_read_stream(p, &b, PC_FS_STREAM_MS, NULL) &&
-		    !memchr(b.data ? b.data : "", '\0', b.len))
-			fmt = pc_chatcli_key_format(pc_buf_cstr(&b));
+		    !pc_fs_read_stream(p, &b, PC_FS_STREAM_MS, NULL))
+			fmt = pc_chatcli_key_format(pc_buf_cstr(&b), b.len);
 		k = cJSON_CreateObject();
 		cJSON_AddStringToObject(k, "file", names.v[i]);
 		if (fmt)

@@ -49,8 +49,9 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r);
 /* pc_cli_out_close - close --output on a path that writes no report. */
 void pc_cli_out_close(struct pc_cli_out *o);
 /* pc_cli_read_arg_file - the whole FILE of option --OPT (at most 64 MiB)
- * as a new string; NULL after printing "plugcheck: --OPT: REASON". */
-char *pc_cli_read_arg_file(const char *opt, const char *file);
+ * as a new string, its length in bytes in *len (may be NULL; the text
+ * may hold NULs); NULL after printing "plugcheck: --OPT: REASON". */
+char *pc_cli_read_arg_file(const char *opt, const char *file, size_t *len);
 /* pc_cli_print_json - pretty-print `v` with a trailing newline to stdout
  * and delete it. */
 void pc_cli_print_json(cJSON *v);

@@ -16,22 +16,30 @@
  *   1. pc_chatcli_sig_verify() - the G5 decision (may skip the file);
  *   2. pc_chatcli_probe() - `--metadata` then `--schema` (M1-M5, S1-S2);
  *   3. pc_chatcli_args_to_argv() - the model's `args` text to argv (§4);
- *   4. pc_chatcli_call() - run it as the host does (X1-X8) and post-process
- *      the result the model receives (O1 truncation).
+ *   4. pc_chatcli_call() - run it as the host does (X1-X8) and deliver the
+ *      result the model receives (O1: compression, then truncation), or
+ *      pc_chatcli_remote_call() for a plugin served by `chatcli server`
+ *      (R1-R3).
  * pc_chatcli_discover() does 1-2 over a whole plugins directory (D1-D8).
+ *
+ * Text is bytes plus a length, as the host's Go strings are: NUL bytes in
+ * metadata, arguments and output are kept, and the Go library behaviour
+ * the host leans on is reproduced (encoding/json's scanner, decoder and
+ * marshaller; html.UnescapeString's whole table; the strings and unicode
+ * packages of Go 1.19, Unicode 13.0.0; bufio's 4096-byte reads; the
+ * cli/compress package).
  *
  * Where plugcheck differs from the host, on purpose:
  *   - probes are bounded by plugcheck's own timeout (the host has none,
  *     M1); a probe that passes it is reported as `hung`;
  *   - calls that a background process stretches past the deadline (X6)
  *     are followed up to a hard cap, then reported as capped;
- *   - every leftover process is killed after the verdict (pc_proc sweep).
- * Not reproduced: O1 content-aware compression (the spec leaves its
- * output undefined, §16; pc_chatcli_compression_applies says when it
- * would engage), the `/coder`-mode rules A5 and the @coder fixes of A4,
- * HTML named entities other than amp, lt, gt, quot, apos and nbsp (A2,
- * A4), Unicode case folding and Unicode letters in A1/A3 (ASCII only;
- * bytes >= 0x80 count as letters in A3 keys).
+ *   - every leftover process is killed after the verdict (pc_proc sweep);
+ *   - the CCR store of O1 is not written: the key is computed only.
+ * Not reproduced: the `/coder`-mode rules A5 and the @coder fixes of A4;
+ * the code compressor of O1 (it needs a hint plugins cannot give); on
+ * the remote path, transport failures, authentication, rate limiting and
+ * the server's non-English messages.
  *
  * Strings returned by this module are new heap strings the caller frees
  * with free(); structs are released with their _release function. Nothing
@@ -60,69 +68,172 @@
 /* X5: the default plugin timeout, 15 minutes. */
 #define PC_CHATCLI_DEFAULT_TIMEOUT_MS (15 * 60 * 1000)
 
-/* --- Go encoding/json (M3, M4, A6) ------------------------------------ */
+/* --- Go strings -------------------------------------------------------- */
 
-/* pc_chatcli_json_check - Go's json.Valid, with the error text
- * json.Unmarshal prints for the first syntax error ("invalid character 'x'
- * looking for beginning of value", "unexpected end of JSON input", ...).
- * Returns true when `p` (`n` bytes, borrowed) is one JSON value with
- * optional surrounding whitespace; otherwise false and, when `errtext` is
- * not NULL, a new string the caller frees. */
+/* A Go string: `n` bytes at `p` (NUL bytes included), and a NUL after
+ * them so that text without NULs also reads as a C string. */
+struct pc_chatcli_str {
+	char *p;
+	size_t n;
+};
+
+/* The plugin's argv after argv[0], as Go strings (an argument may hold a
+ * NUL: the host's exec then fails, X8). */
+struct pc_chatcli_argv {
+	struct pc_chatcli_str *v;
+	size_t nr, alloc;
+};
+
+#define PC_CHATCLI_ARGV_INIT \
+	{                    \
+		NULL, 0, 0   \
+	}
+
+/* pc_chatcli_argv_push - append a copy of p[0..n). */
+void pc_chatcli_argv_push(struct pc_chatcli_argv *a, const char *p, size_t n);
+/* pc_chatcli_argv_has_nul - some argument holds a NUL byte (Go's exec
+ * refuses such an argv with EINVAL before it forks). */
+bool pc_chatcli_argv_has_nul(const struct pc_chatcli_argv *a);
+/* pc_chatcli_argv_release - free every argument; *a becomes ARGV_INIT. */
+void pc_chatcli_argv_release(struct pc_chatcli_argv *a);
+
+/* pc_chatcli_json_string - a cJSON node that prints p[0..n) as a JSON
+ * string the way cJSON prints its own strings, but with every byte kept:
+ * a NUL is \u0000 (cJSON's strings end at NUL). A raw node: print it,
+ * never read its valuestring. Returns a new node. */
+cJSON *pc_chatcli_json_string(const char *p, size_t n);
+
+/* --- Go encoding/json (M3, M4, S2, A3, A6, A7) ------------------------- */
+
+/* pc_chatcli_json_check - Go's json.Valid of p[0..n) (borrowed), with the
+ * error text json.Unmarshal gives for the first syntax error in byte
+ * order ("invalid character 'x' looking for beginning of value"). The
+ * end of the input is stepped as one space, as Go's scanner does: `{"a":"\`
+ * is "invalid character ' ' in string escape code", `[1` "unexpected end
+ * of JSON input". Nesting past 10000 is "invalid character '[' exceeded
+ * max depth". Invalid UTF-8, lone surrogate escapes and numbers past
+ * float64 (1e400) are valid. Returns true, or false with *errtext (new
+ * string, when errtext is not NULL). */
 bool pc_chatcli_json_check(const char *p, size_t n, char **errtext);
 
-/* pc_chatcli_json_parse - parse Go-valid JSON into a new cJSON tree
- * (caller deletes), or NULL with *errtext (new string) set to Go's text.
- * Numbers are doubles, as Go's float64. Duplicate keys are kept in the
- * tree; users apply Go's "last wins" themselves. Nesting is limited only
- * as Go's scanner limits it (10000 open containers, "invalid character
- * '[' exceeded max depth"), not by cJSON's parser. A lone surrogate in a
- * string fails with "invalid character in string literal" (Go would
- * substitute U+FFFD: a known difference). */
-cJSON *pc_chatcli_json_parse(const char *p, size_t n, char **errtext);
+enum pc_chatcli_jv_kind {
+	PC_CHATCLI_JV_NULL,
+	PC_CHATCLI_JV_BOOL,
+	PC_CHATCLI_JV_NUMBER,
+	PC_CHATCLI_JV_STRING,
+	PC_CHATCLI_JV_ARRAY,
+	PC_CHATCLI_JV_OBJECT,
+};
 
-/* pc_chatcli_json_decode_any - json.Unmarshal into an interface{} (A6,
- * A7: the model's JSON args): pc_chatcli_json_parse(), and then a number
- * literal that overflows float64 fails the whole decode as Go's
- * strconv.ParseFloat range error does, with the first such literal:
- * "json: cannot unmarshal number 1e999 into Go value of type float64"
- * (Go's decoder text; not checked against the host binary). Returns a new
- * tree (caller deletes), or NULL with *errtext (new string, when
- * `errtext` is not NULL) set. Found by fuzz/fuzz_chatcli_args. */
-cJSON *pc_chatcli_json_decode_any(const char *p, size_t n, char **errtext);
+/* A decoded Go value (interface{}): members in document order, duplicate
+ * keys kept (map semantics take the last, pc_chatcli_jv_get). Strings are
+ * Go strings: escapes decoded, a lone or reversed surrogate escape and
+ * each invalid UTF-8 byte replaced by U+FFFD, NUL kept. */
+struct pc_chatcli_jv {
+	enum pc_chatcli_jv_kind kind;
+	bool b;		  /* BOOL */
+	bool range_error; /* NUMBER past float64 (ParseFloat's ErrRange) */
+	double num;	  /* NUMBER: strconv.ParseFloat(s, 64) */
+	char *s;	  /* STRING: the bytes; NUMBER: the literal */
+	size_t n;	  /* length of s */
+	struct pc_chatcli_jv *v;    /* ARRAY items, OBJECT values */
+	struct pc_chatcli_str *k;   /* OBJECT keys (decoded) */
+	size_t nr, alloc;
+};
+
+#define PC_CHATCLI_JV_INIT \
+	{                  \
+		PC_CHATCLI_JV_NULL, false, false, 0, NULL, 0, NULL, NULL, 0, 0 \
+	}
+
+/* pc_chatcli_json_parse - the value of the Go-valid JSON p[0..n) into *v
+ * (release with pc_chatcli_jv_release). A number past float64 is kept
+ * with range_error set (json.Valid accepts it). Returns 0, or PC_EPARSE
+ * with *errtext (new string, when not NULL) from pc_chatcli_json_check. */
+int pc_chatcli_json_parse(const char *p, size_t n, struct pc_chatcli_jv *v,
+			  char **errtext);
+
+/* pc_chatcli_json_unmarshal - json.Unmarshal(p[0..n), &interface{}) (A3's
+ * validity test, A6, A7): pc_chatcli_json_parse, then the first number
+ * in document order past float64 fails the whole decode: "json: cannot
+ * unmarshal number 1e400 into Go value of type float64". Returns 0 or
+ * PC_EPARSE with *errtext (new string, when not NULL); *v is empty then. */
+int pc_chatcli_json_unmarshal(const char *p, size_t n,
+			      struct pc_chatcli_jv *v, char **errtext);
+
+void pc_chatcli_jv_release(struct pc_chatcli_jv *v);
+/* pc_chatcli_jv_copy - a deep copy of src into *dst (uninitialised). */
+void pc_chatcli_jv_copy(struct pc_chatcli_jv *dst,
+			const struct pc_chatcli_jv *src);
+/* pc_chatcli_jv_set_string - make *v the string p[0..n) (copied). */
+void pc_chatcli_jv_set_string(struct pc_chatcli_jv *v, const char *p,
+			      size_t n);
+/* pc_chatcli_jv_append - a new NULL member at the end of array or object
+ * `c` (kind set by the caller), with key k[0..kn) for an object; the
+ * pointer is valid until the next append. */
+struct pc_chatcli_jv *pc_chatcli_jv_append(struct pc_chatcli_jv *c,
+					   const char *k, size_t kn);
+/* pc_chatcli_jv_get - Go map lookup: the value of the last member whose
+ * key is exactly key[0..kn), or NULL (also when `o` is no object). */
+const struct pc_chatcli_jv *pc_chatcli_jv_get(const struct pc_chatcli_jv *o,
+					      const char *key, size_t kn);
+/* pc_chatcli_jv_kind_name - Go's name for the kind in UnmarshalTypeError
+ * texts: "string", "number", "bool", "array", "object" (or "null"). */
+const char *pc_chatcli_jv_kind_name(const struct pc_chatcli_jv *v);
+
+/* pc_chatcli_json_field_match - whether JSON key key[0..kn) (decoded)
+ * sets the struct field tagged `field` (ASCII) under Go 1.19's rules:
+ * the exact name, else case folding - ASCII letters, and for a field
+ * with k or s also KELVIN SIGN U+212A for k and LONG S U+017F for s
+ * ({"uſage":"u"} sets usage). Byte lengths matter: "name\u0000" is not
+ * name. */
+bool pc_chatcli_json_field_match(const char *key, size_t kn,
+				 const char *field);
+
+/* pc_chatcli_jv_marshal - json.Marshal of a decoded value (A7.3, A7.6):
+ * compact, object keys sorted bytewise with the last duplicate winning,
+ * strings as pc_chatcli_go_quote, numbers as Go formats a float64 (-0 is
+ * "-0", 1e21 "1e+21", 1e-7 "1e-07"). Returns a new string, its length in
+ * *len (may be NULL). A non-finite number (never decoded) prints "+Inf". */
+char *pc_chatcli_jv_marshal(const struct pc_chatcli_jv *v, size_t *len);
+
+/* pc_chatcli_go_quote - json.Marshal of the Go string s[0..n), appended
+ * to b: `<` `>` `&` U+2028 U+2029 and control bytes escaped (\b and \f as
+ * Go 1.22 writes them), each invalid UTF-8 byte as \ufffd. */
+void pc_chatcli_go_quote(struct pc_buf *b, const char *s, size_t n);
 
 /* pc_chatcli_go_float - fmt's %v of a float64 (A7.6): shortest round-trip
  * digits, exponent form when the exponent is < -4 or >= 6 ("1e+06");
  * "+Inf", "-Inf", "NaN" for non-finite values. Returns a new string. */
 char *pc_chatcli_go_float(double v);
 
-/* pc_chatcli_go_marshal - json.Marshal of a decoded value (A7.3, A7.6):
- * compact, object keys sorted bytewise with the last duplicate winning,
- * `<` `>` `&` U+2028 U+2029 escaped, Go's float formatting. Returns a new
- * string. `v` is borrowed. A non-finite number (json.Marshal refuses it;
- * pc_chatcli_json_decode_any never yields one) prints as fmt's "+Inf". */
-char *pc_chatcli_go_marshal(const cJSON *v);
-
 /* The four string fields of plugins.Metadata (M3). Never NULL once
- * decoded: absent or null fields are "". */
+ * decoded: absent or null fields are "". Each is a Go string: the _len
+ * field is its length (a NUL inside is kept; the C string view stops
+ * there). */
 struct pc_chatcli_meta {
 	char *name;
 	char *description;
 	char *usage;
 	char *version;
+	size_t name_len, description_len, usage_len, version_len;
 };
 
-#define PC_CHATCLI_META_INIT           \
-	{                              \
-		NULL, NULL, NULL, NULL \
+#define PC_CHATCLI_META_INIT                       \
+	{                                          \
+		NULL, NULL, NULL, NULL, 0, 0, 0, 0 \
 	}
 
 /* pc_chatcli_meta_decode - json.Unmarshal of `--metadata` stdout into
- * plugins.Metadata (M3, M4): case-insensitive keys (exact match first),
- * null leaves a field alone, duplicate keys last wins, a non-string field
- * fails the load ("json: cannot unmarshal number into Go struct field
- * Metadata.version of type string"), a non-object document fails ("...
- * into Go value of type plugins.Metadata"), `null` yields empty fields.
- * Returns 0, or PC_EPARSE with *errtext (new string) set to Go's text. */
+ * plugins.Metadata (M3, M4): keys matched as pc_chatcli_json_field_match
+ * says (exact name first), null leaves a field alone, duplicate keys in
+ * order (the last string wins), a non-string field fails the load after
+ * the others are read ("json: cannot unmarshal number into Go struct field
+ * Metadata.version of type string", the first such), a non-object
+ * document fails ("... into Go value of type plugins.Metadata"), `null`
+ * yields empty fields; a number past float64 is not an error here (no
+ * field is a number). Returns 0, or PC_EPARSE with *errtext (new string)
+ * set to Go's text. */
 int pc_chatcli_meta_decode(const char *p, size_t n, struct pc_chatcli_meta *m,
 			   char **errtext);
 /* pc_chatcli_meta_release - free the fields; `m` becomes META_INIT. */
@@ -131,55 +242,69 @@ void pc_chatcli_meta_release(struct pc_chatcli_meta *m);
 /* --- the model's call -> argv (§4) ------------------------------------ */
 
 /* pc_chatcli_args_to_argv - the host's path from the `args` attribute
- * value (after A2 attribute decoding) to the plugin's argv after argv[0]:
- * A3 JSON recovery, A4 sanitisation (agent mode), A6 dispatch, A7 JSON
- * object rules, A8 text split. Appends to `argv` and returns 0, or returns
- * PC_EINVAL when the host would not run the plugin, with *error (new
- * string) set to what the model receives, e.g. "Args parsing error:
- * aspas não balanceadas nos argumentos". `args` is borrowed. */
-int pc_chatcli_args_to_argv(const char *args, struct pc_strvec *argv,
-			    char **error);
+ * value args[0..len) (after A2 attribute decoding; borrowed) to the
+ * plugin's argv after argv[0]: A3 JSON recovery, A4 sanitisation (agent
+ * mode: html.UnescapeString with the whole HTML5 table, Go's rune steps
+ * that turn each invalid UTF-8 byte into U+FFFD, strings.TrimSpace's
+ * Unicode spaces), A6 dispatch, A7 JSON object rules, A8 text split.
+ * Appends to `argv` and returns 0, or returns PC_EINVAL when the host
+ * would not run the plugin, with *error (new string) set to what the
+ * model receives, e.g. "Args parsing error: aspas não balanceadas nos
+ * argumentos". An argument may hold a NUL (from "\u0000"): the host then
+ * fails to start the plugin (pc_chatcli_call says so). */
+int pc_chatcli_args_to_argv(const char *args, size_t len,
+			    struct pc_chatcli_argv *argv, char **error);
 
 /* pc_chatcli_recover_args - A3 JSON recovery as the tool-call parser
- * applies it to every call: `args` (borrowed, NULL = "") is returned
- * unchanged when it is blank or valid JSON; otherwise, in order, single
- * quotes -> double quotes, unquoted keys quoted, both, trailing commas
- * removed, plain-string wrapping ({"file":"main.go"}) when `tool` (the
- * call's name, may be NULL) is one of the host's builtin tool names, and
- * the "aggressive" `{key: value, ...}` rewrite (json.Marshal of the loose
- * pairs, so a value that is not JSON - e.g. an object with a raw line
- * break in a string - becomes a string). The first candidate that is
- * valid JSON wins; none: `args` unchanged. Returns a new string. */
-char *pc_chatcli_recover_args(const char *tool, const char *args);
+ * applies it to every call: args[0..len) (borrowed) is returned
+ * unchanged when it is blank or json.Unmarshal accepts it (so 1e400 is
+ * not valid: recovery runs); otherwise, in order, single quotes -> double
+ * quotes, unquoted keys quoted, both, trailing commas removed,
+ * plain-string wrapping ({"file":"main.go"}) when the call's name
+ * tool[0..tool_len) is one of the host's builtin tool names, and the
+ * "aggressive" `{key: value, ...}` rewrite (json.Marshal of the loose
+ * pairs, so a value that json.Unmarshal refuses - an object with a raw
+ * line break in a string, the number 1e400 - becomes a string). The
+ * first candidate json.Unmarshal accepts wins; none: `args` unchanged.
+ * Returns a new string, its length in *out_len (may be NULL). */
+char *pc_chatcli_recover_args(const char *tool, size_t tool_len,
+			      const char *args, size_t len, size_t *out_len);
 
 /* pc_chatcli_recovered_to_argv - as pc_chatcli_args_to_argv without the
  * A3 recovery (for args that already went through it, e.g. from
  * pc_chatcli_parse_calls): A4, A6-A8. Same returns and errors. */
-int pc_chatcli_recovered_to_argv(const char *args, struct pc_strvec *argv,
-				 char **error);
+int pc_chatcli_recovered_to_argv(const char *args, size_t len,
+				 struct pc_chatcli_argv *argv, char **error);
 
 /* --- the model's text -> tool calls (A1, A2) -------------------------- */
 
-/* One call the host extracts from the model's reply. */
+/* One call the host extracts from the model's reply. Each string is a
+ * Go string (its _len is the length; a NUL inside is kept). */
 struct pc_chatcli_tool_call {
 	char *name; /* the name attribute (trimmed), as the host looks it up */
 	char *args; /* A2-decoded, then A3-recovered ("" when absent) */
 	char *raw;  /* the text the call was read from */
+	size_t name_len, args_len, raw_len;
 	const char *form; /* static: "tag", "json", "fenced" or "bracket" */
 };
 
 struct pc_chatcli_tool_calls {
 	struct pc_chatcli_tool_call *v;
 	size_t nr;
+	/* NULL, or the Go runtime error the host's parser panics with
+	 * ("runtime error: slice bounds out of range [:40] with length
+	 * 38"): the host then crashes and runs nothing; v holds the calls
+	 * found before it. */
+	char *panic;
 };
 
 #define PC_CHATCLI_TOOL_CALLS_INIT \
 	{                          \
-		NULL, 0            \
+		NULL, 0, NULL      \
 	}
 
 /* pc_chatcli_parse_calls - ParseToolCalls (A1, A2, A3) over the model's
- * reply `text` (borrowed, NUL-terminated): `<tool_call .../>`,
+ * reply text[0..len) (borrowed): `<tool_call .../>`,
  * `<tool_call ...>...</tool_call>` and the `<tool>` alias (tag names
  * case-insensitive, attributes in any order, quoted with ' or " - a
  * backslash escapes only that quote or a backslash - or unquoted and then
@@ -187,13 +312,18 @@ struct pc_chatcli_tool_calls {
  * objects in the prose ({"tool_call"|"name"|"tool":"@x","args"|
  * "arguments":...}; objects with url, title+snippet or type+error are
  * ignored; a non-@ name only as "coder"; {"cmd":"read",...} as an
- * implicit @coder) unless they repeat a tag call; when nothing matched,
- * ```-fenced blocks; when still nothing, `[tool: @x ARGS]` (an @ is
- * added). Every call's args then go through pc_chatcli_recover_args with
- * the call's name. Appends to *out in document order of each pass and
- * returns the number of calls found (0: the host runs nothing). ASCII
- * case folding only. Release with pc_chatcli_tool_calls_release. */
-size_t pc_chatcli_parse_calls(const char *text,
+ * implicit @coder) unless they repeat an earlier call; when nothing
+ * matched, ```-fenced blocks; when still nothing, `[tool: @x ARGS]` (an
+ * @ is added). Every call's args then go through pc_chatcli_recover_args
+ * with the call's name. Tags are found as the host finds them: the
+ * position of "<tool" in strings.ToLower(text) is used in the original
+ * text, so a character whose lower case has another UTF-8 length (K
+ * U+212A, İ, Ω U+2126, ẞ, an invalid byte) before a tag moves the
+ * position and the tag is usually missed; where Go's slicing then goes
+ * out of range, out->panic says so. Appends to *out in document order of
+ * each pass and returns the number of calls found (0: the host runs
+ * nothing). Release with pc_chatcli_tool_calls_release. */
+size_t pc_chatcli_parse_calls(const char *text, size_t len,
 			      struct pc_chatcli_tool_calls *out);
 /* pc_chatcli_tool_calls_release - free every call's strings and the
  * array; *c becomes PC_CHATCLI_TOOL_CALLS_INIT. */
@@ -212,21 +342,72 @@ int64_t pc_chatcli_timeout_ms(const char *value);
  * *out_len (may be NULL) gets its length. */
 char *pc_chatcli_truncate(const char *p, size_t n, size_t *out_len);
 
-/* pc_chatcli_compress_threshold - O1: the byte count from which the
- * host's compression layer looks at a successful output, from
- * CHATCLI_COMPRESSION_THRESHOLD `value` (may be NULL): a decimal integer
- * > 0 is used; unset, unparsable, negative or 0 give 4000. */
+/* --- O1 step 1: content-aware compression (cli/compress) -------------- */
+
+/* pc_chatcli_compress_threshold - the byte count from which the host's
+ * compression layer looks at a successful output, from
+ * CHATCLI_COMPRESSION_THRESHOLD `value` (may be NULL): strconv.Atoi's
+ * value when > 0; unset, unparsable, negative or 0 give 4000. */
 size_t pc_chatcli_compress_threshold(const char *value);
 
-/* pc_chatcli_compression_applies - O1 step 1: true when the host hands a
- * successful output of `len` bytes to its content-aware compression
- * (CHATCLI_COMPRESSION `mode`, may be NULL: anything but off, none or
- * disabled enables it; `threshold` as above) - i.e. len >= threshold.
- * The compressed text itself is not reproduced (spec §16): the model
- * may then receive a reduced view with a <<ccr:KEY>> marker instead of
- * the bytes pc_chatcli_truncate gives. */
+enum pc_chatcli_compress_mode_kind {
+	PC_CHATCLI_COMPRESS_OFF,      /* off, none, disabled */
+	PC_CHATCLI_COMPRESS_LOSSLESS, /* lossless, lossless-only, safe */
+	PC_CHATCLI_COMPRESS_LOSSY,    /* anything else: lossy-with-ccr */
+};
+
+/* pc_chatcli_compress_mode - ParseMode of CHATCLI_COMPRESSION `v` (may be
+ * NULL). */
+int pc_chatcli_compress_mode(const char *v);
+
+/* pc_chatcli_compression_applies - true when the host hands a successful
+ * output of `len` bytes to its compression layer (mode not off and len
+ * >= the threshold). Whether that changes the text is
+ * pc_chatcli_compress's answer. */
 bool pc_chatcli_compression_applies(size_t len, const char *mode,
 				    const char *threshold);
+
+/* The host's compression settings, read from its environment; each may
+ * be NULL (unset). Borrowed strings. */
+struct pc_chatcli_compress_env {
+	const char *mode;	/* CHATCLI_COMPRESSION */
+	const char *profile;	/* CHATCLI_COMPRESSION_PROFILE */
+	const char *threshold;	/* CHATCLI_COMPRESSION_THRESHOLD */
+	const char *ccr_max_mb; /* CHATCLI_COMPRESSION_CCR_MAX_MB */
+};
+
+/* pc_chatcli_compress_env_read - the four variables from `envp`
+ * (NULL-terminated "NAME=value" strings; NULL: plugcheck's environ). */
+void pc_chatcli_compress_env_read(struct pc_chatcli_compress_env *e,
+				  char *const *envp);
+
+struct pc_chatcli_compressed {
+	char *text; /* what goes on to truncation (a copy of the input when
+		       nothing changed); never NULL */
+	size_t len;
+	const char *strategy; /* static: "passthrough", "search", "log",
+				 "diff", "json-crush" or "prose" */
+	char key[17];	      /* the <<ccr:KEY>> cited, or "" */
+	bool engaged;	      /* the layer looked at it (mode on, not
+				 @recall, no marker yet, at the threshold) */
+};
+
+/* pc_chatcli_compress - CompressToolOutput(tool, p[0..n)) of the host's
+ * compression layer (O1 step 1) for a successful output: passthrough
+ * when compression is off, for the @recall tool, for an output that
+ * already holds a <<ccr:KEY>> marker and below the threshold; otherwise
+ * the router picks the first highest-scoring compressor by content and
+ * by the call's name `tool` (search for grep-like lines or @search,
+ * grep, rg...; log; diff; json-crush for JSON; prose only for @webfetch,
+ * @websearch, @wikipedia; code never: it needs a hint plugins cannot
+ * give) and keeps its result when shorter. Lossy results cite the whole
+ * output as <<ccr:KEY>> (16 hex digits of its SHA-256; the host stores it
+ * for @recall, plugcheck stores nothing). `env` may be NULL (defaults).
+ * Fills *out; release with pc_chatcli_compressed_release. */
+void pc_chatcli_compress(const char *tool, size_t tool_len, const char *p,
+			 size_t n, const struct pc_chatcli_compress_env *env,
+			 struct pc_chatcli_compressed *out);
+void pc_chatcli_compressed_release(struct pc_chatcli_compressed *c);
 
 /* pc_chatcli_line_fn - a live line as the host's UI callback sees it
  * (X7): `is_err` lines are shown with "ERR: " by the host. */
@@ -235,7 +416,7 @@ typedef void (*pc_chatcli_line_fn)(void *ctx, bool is_err, const char *line,
 
 struct pc_chatcli_call_opts {
 	const char *path;	      /* borrowed; the absolute plugin path */
-	const struct pc_strvec *args; /* borrowed; argv after argv[0] */
+	const struct pc_chatcli_argv *args; /* borrowed; argv after argv[0] */
 	const struct pc_strvec *env;  /* borrowed; the whole environment
 					 (X3); NULL: plugcheck's own */
 	const char *cwd;	      /* borrowed; NULL: plugcheck's (X4) */
@@ -245,6 +426,15 @@ struct pc_chatcli_call_opts {
 	size_t output_max;	      /* cap on each stream; 0: 64 MiB */
 	pc_chatcli_line_fn on_line;   /* NULL or live lines */
 	void *line_ctx;
+	const char *tool;	      /* borrowed; the call's name as the
+					 model wrote it (the compression
+					 layer routes by it, O1); NULL: "" */
+	size_t tool_len;
+	/* O1 compression settings; NULL: read from `env` (or plugcheck's
+	 * environment) as the host reads its own */
+	const struct pc_chatcli_compress_env *compress;
+	bool raw; /* no O1 step: output is the merged text (the remote
+		     server's side, pc_chatcli_remote_call) */
 };
 
 #define PC_CHATCLI_CALL_OPTS_INIT \
@@ -255,19 +445,33 @@ struct pc_chatcli_call_opts {
 struct pc_chatcli_call {
 	char *merged; /* X7: the merged result, raw (never NULL) */
 	size_t merged_len;
-	char *output; /* what the model receives: O1-truncated on
-			 success, the merged text on error, "" on a
-			 start failure */
+	char *output; /* what the model receives: on success the merged
+			 text compressed (O1 step 1) then truncated (step
+			 2); the merged text on error; "" on a start
+			 failure */
 	size_t output_len;
+	const char *compression; /* static: the compressor that changed
+				    the output ("search", "log", ...), or
+				    "passthrough" */
+	bool compression_engaged; /* the layer looked at the output */
+	size_t compressed_len;	  /* the length after step 1 (before the
+				     30000-byte truncation) */
+	char ccr_key[17];	  /* the <<ccr:KEY>> it cites, or "" */
 	char *error;		/* X8 error text, or NULL on success */
 	int64_t duration_ms;	/* how long the host blocks (or the cap) */
 	bool timed_out;		/* the X5 deadline passed */
 	bool capped;		/* pipes still open at plugcheck's hard cap */
 	bool stdin_read_eof;	/* informational: stdin was /dev/null (X2) */
+	bool not_started;	/* the start failed (error says why) */
 	int leftover_processes; /* killed by plugcheck afterwards */
 	size_t stderr_bytes;	/* bytes that came on stderr */
 	struct pc_proc_sigs sigs; /* the signal state the plugin started
 				     with (Go's os/exec, issue 18) */
+	/* pc_chatcli_remote_call only: why the client does not list the
+	 * plugin (static text), or NULL; and the discovery's own gRPC error
+	 * (the host drops it silently), or NULL */
+	const char *remote_hidden;
+	char *remote_detail;
 };
 
 #define PC_CHATCLI_CALL_INIT \
@@ -289,6 +493,68 @@ struct pc_chatcli_call {
 int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 		    struct pc_chatcli_call *c, struct pc_err *err);
 void pc_chatcli_call_release(struct pc_chatcli_call *c);
+
+/* --- remote plugins (R1-R3) -------------------------------------------- */
+
+struct pc_chatcli_remote_opts {
+	/* the connected user's role on the server: "admin" (also what no
+	 * authentication and the shared token give; NULL means it), "user",
+	 * "readonly" or any other JWT role */
+	const char *role;
+	/* the plugin as the server loaded it (its Reload: --metadata and
+	 * --schema), borrowed: its name and schema are what the client
+	 * discovers */
+	const struct pc_chatcli_probe *plugin;
+};
+
+/* pc_chatcli_remote_listed - R2, R1: why ListRemotePlugins does not get
+ * the plugin to a client with `role`, or NULL when it does: not loaded;
+ * readonly users see none; names starting with `_` only for admins; a
+ * schema with invalid UTF-8 (the server cannot encode the list: no remote
+ * plugin at all reaches the client) or a list over the client's 4 MiB
+ * receive limit (*why, new string: the gRPC error the client drops). */
+const char *pc_chatcli_remote_listed(const struct pc_chatcli_probe *p,
+				     const char *role, char **why);
+
+/* pc_chatcli_remote_list_size - the encoded size in bytes of the
+ * ListRemotePluginsResponse holding this one plugin (protobuf). */
+size_t pc_chatcli_remote_list_size(const struct pc_chatcli_probe *p);
+
+/* pc_chatcli_remote_request_error - the gRPC error text the client gets
+ * for ExecuteRemotePlugin(name, args) before the plugin runs: a request
+ * over the server's 50 MiB receive limit, then the validation interceptor
+ * (name empty or over 256 bytes, over 100 arguments, an argument over
+ * 10240 bytes: "rpc error: code = InvalidArgument desc = validation: too
+ * many plugin arguments (max 100)"); NULL when it passes. New string. */
+char *pc_chatcli_remote_request_error(const struct pc_chatcli_str *name,
+				      const struct pc_chatcli_argv *args);
+
+/* pc_chatcli_remote_response_error - the gRPC error text the client gets
+ * instead of the server's response for call *c (its merged output and
+ * error): invalid UTF-8 in either ("rpc error: code = Internal desc =
+ * grpc: error while marshaling: string field contains invalid UTF-8"),
+ * over the server's 50 MiB send limit, over the client's 4 MiB receive
+ * limit; NULL when it arrives. New string. */
+char *pc_chatcli_remote_response_error(const struct pc_chatcli_call *c);
+
+/* pc_chatcli_remote_call - the call as ChatCLI makes it to a plugin
+ * served by `chatcli server` and used through `chatcli connect` (R2, R3):
+ * the client's discovery (pc_chatcli_remote_listed) and lookup of o->tool
+ * (exact, then with "@"; NULL: the plugin's name) - a miss is the agent
+ * loop's "Ferramenta 'NAME' não existe ou não está instalada." with error
+ * "plugin não encontrado"; the request limits; a role below user gets
+ * "rpc error: code = PermissionDenied desc = insufficient permissions:
+ * role \"readonly\" cannot execute plugins" (a `_` name is not checked
+ * again); the server runs the plugin as pc_chatcli_call does (o->path,
+ * o->args, o->env, o->cwd; no live lines: o->on_line gets the whole
+ * output once at the end); the response limits; the client's wrapping:
+ * "remote plugin error: <server error>" keeping the output, or "remote
+ * ExecuteRemotePlugin failed: <gRPC error>" with no output; then the
+ * client's O1 delivery. Returns 0 with the outcome in *c (release with
+ * pc_chatcli_call_release), or what pc_chatcli_call returns. */
+int pc_chatcli_remote_call(const struct pc_chatcli_call_opts *o,
+			   const struct pc_chatcli_remote_opts *r,
+			   struct pc_chatcli_call *c, struct pc_err *err);
 
 /* --- probing (M1-M5, S1-S2) ------------------------------------------- */
 
@@ -383,12 +649,15 @@ void pc_chatcli_sig_info_release(struct pc_chatcli_sig_info *i);
 const char *pc_chatcli_sig_format_name(enum pc_chatcli_sig_format f);
 
 /* pc_chatcli_key_format - how the HEAD verifier reads the trusted-key
- * file text `text` (borrowed, NUL-terminated), G4: "pkix-pem" (PEM
- * PUBLIC KEY holding the 44-byte Ed25519 SubjectPublicKeyInfo, what §6.B
- * `trust` writes), "pem" (PUBLIC KEY or ED25519 PUBLIC KEY of another DER
- * length >= 32: the last 32 bytes are used), "base64" (bare standard
- * base64 of 32 bytes), or NULL when the host skips the file. */
-const char *pc_chatcli_key_format(const char *text);
+ * file bytes text[0..n) (borrowed), G4, with Go's pem.Decode (BEGIN at
+ * the start of the text or of a line, optional `Key: value` header lines,
+ * an END line of the same type) and base64: "pkix-pem" (PEM PUBLIC KEY
+ * holding the 44-byte Ed25519 SubjectPublicKeyInfo, what §6.B `trust`
+ * writes), "pem" (PUBLIC KEY or ED25519 PUBLIC KEY of another DER length
+ * >= 32: the last 32 bytes are used), "base64" (no PEM block: the
+ * trimmed text is standard base64 of 32 bytes), or NULL when the host
+ * skips the file. */
+const char *pc_chatcli_key_format(const char *text, size_t n);
 
 /* pc_chatcli_digest_hex - SHA-256 of the file `path` as 64 lower-case hex
  * digits (a new string), or NULL when it cannot be read (G1). */

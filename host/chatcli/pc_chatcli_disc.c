@@ -99,7 +99,9 @@ static void mark_registered(struct pc_chatcli_dir *d)
 			const struct pc_chatcli_entry *l = &d->v[j];
 
 			if (l->probe.loaded &&
-			    !strcmp(l->probe.meta.name, e->probe.meta.name)) {
+			    l->probe.meta.name_len == e->probe.meta.name_len &&
+			    !memcmp(l->probe.meta.name, e->probe.meta.name,
+				    e->probe.meta.name_len)) {
 				e->registered = false;
 				free(e->replaced_by);
 				e->replaced_by = pc_xstrdup(l->file);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pc_chatcli.h"
+#include "pc_chatcli_impl.h"
 #include "pc_proc.h"
 #include "pc_xalloc.h"
 
@@ -17,6 +18,7 @@ extern char **environ;
 #define DEFAULT_CAP_MS	   10000
 #define DEFAULT_OUTPUT_MAX ((size_t)64 << 20)
 #define LINE_MAX_PENDING   4096
+#define READ_SIZE	   4096
 
 /* --- X5 ----------------------------------------------------------------- */
 
@@ -65,7 +67,7 @@ static bool go_duration_ns(const char *s, double *ns)
 			return false;
 		for (u = s; *s && *s != '.' && !isdigit((unsigned char)*s); s++)
 			;
-		if (!(mul = unit_ns(u, (size_t)(s - u))))
+		if ((mul = unit_ns(u, (size_t)(s - u))) == 0)
 			return false;
 		total += (v + frac / scale) * mul;
 	}
@@ -170,12 +172,12 @@ static void emit(struct merge *m, bool is_err, const char *p, size_t n,
 		pc_buf_addch(&m->all, '\n');
 }
 
-/* on_chunk - readStream in plugin.go: split at \r, \n or \r\n within what
- * is pending, flush a fragment over 4096 bytes, the rest at EOF. */
-static void on_chunk(void *ctx, int fd, const char *p, size_t n)
+/* on_read - one of readStream's reads in plugin.go: split at \r, \n or
+ * \r\n within what is pending (a \r ending the read is a line end even
+ * when the next read starts with \n), flush a fragment over 4096 bytes,
+ * the rest at EOF (n == 0). */
+static void on_read(struct merge *m, bool is_err, const char *p, size_t n)
 {
-	struct merge *m = ctx;
-	bool is_err = fd == 2;
 	struct pc_buf *pend = &m->pending[is_err];
 	size_t i = 0;
 
@@ -211,6 +213,21 @@ static void on_chunk(void *ctx, int fd, const char *p, size_t n)
 	}
 }
 
+/* on_chunk - what pc_proc read from the pipe, as the host's reads of at
+ * most 4096 bytes (bufio.Reader.Read into a 4096-byte buffer) would have
+ * seen it: the same bytes cut at every 4096th. */
+static void on_chunk(void *ctx, int fd, const char *p, size_t n)
+{
+	struct merge *m = ctx;
+
+	if (!n) {
+		on_read(m, fd == 2, p, 0);
+		return;
+	}
+	for (size_t i = 0; i < n; i += READ_SIZE)
+		on_read(m, fd == 2, p + i, n - i < READ_SIZE ? n - i : READ_SIZE);
+}
+
 /* --- X1-X8 ---------------------------------------------------------------- */
 
 static void call_verdict(const struct pc_proc_result *r, const char *path,
@@ -224,6 +241,7 @@ static void call_verdict(const struct pc_proc_result *r, const char *path,
 		c->error = pc_xasprintf("falha ao iniciar plugin: %s", e);
 		free(e);
 		c->output = pc_xstrdup("");
+		c->not_started = true;
 		return;
 	}
 	werr = r->has_status ? go_wait_error(r) : pc_xstrdup("signal: killed");
@@ -236,8 +254,43 @@ static void call_verdict(const struct pc_proc_result *r, const char *path,
 		free(werr);
 		return;
 	}
-	c->output =
-		pc_chatcli_truncate(c->merged, c->merged_len, &c->output_len);
+	c->output = pc_xmemdup(c->merged, c->output_len = c->merged_len);
+}
+
+void pc__chatcli_deliver(const char *tool, size_t tool_len,
+			 const struct pc_chatcli_compress_env *env,
+			 struct pc_chatcli_call *c)
+{
+	struct pc_chatcli_compressed z;
+
+	c->compression = "passthrough";
+	if (c->error)
+		return; /* errors reach the model whole */
+	pc_chatcli_compress(tool, tool_len, c->output, c->output_len, env, &z);
+	free(c->output);
+	c->output = pc_chatcli_truncate(z.text, z.len, &c->output_len);
+	c->compressed_len = z.len;
+	c->compression = z.strategy;
+	c->compression_engaged = z.engaged;
+	memcpy(c->ccr_key, z.key, sizeof(c->ccr_key));
+	pc_chatcli_compressed_release(&z);
+}
+
+/* start_refused - X8 for a plugin Go's exec does not start: an argument
+ * holding a NUL fails in syscall.StartProcess before any fork ("fork/exec
+ * PATH: invalid argument"); nothing runs, no output. */
+static int start_refused(const char *path, int errnum,
+			 struct pc_chatcli_call *c)
+{
+	char *e = go_start_error(path, errnum);
+
+	c->error = pc_xasprintf("falha ao iniciar plugin: %s", e);
+	free(e);
+	c->merged = pc_xstrdup("");
+	c->output = pc_xstrdup("");
+	c->not_started = true;
+	c->compression = "passthrough";
+	return 0;
 }
 
 int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
@@ -254,9 +307,11 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 	struct pc_proc_sigs sigs;
 	int rc;
 
+	if (o->args && pc_chatcli_argv_has_nul(o->args))
+		return start_refused(o->path, EINVAL, c);
 	pc_strvec_push(&po.argv, o->path);
 	for (size_t i = 0; o->args && i < o->args->nr; i++)
-		pc_strvec_push(&po.argv, o->args->v[i]);
+		pc_strvec_push(&po.argv, o->args->v[i].p);
 	fill_env(&po.env, o->env);
 	po.cwd = o->cwd;
 	po.timeout_ms =
@@ -283,6 +338,14 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 			pc_buf_adds(&m.all, "");
 		c->merged = pc_buf_detach(&m.all, &c->merged_len);
 		call_verdict(&r, o->path, c);
+		if (!o->raw) {
+			struct pc_chatcli_compress_env env;
+
+			pc_chatcli_compress_env_read(&env, o->env ? o->env->v
+								  : NULL);
+			pc__chatcli_deliver(o->tool, o->tool_len,
+					    o->compress ? o->compress : &env, c);
+		}
 	}
 	pc_buf_release(&m.all);
 	pc_buf_release(&m.pending[0]);
@@ -297,6 +360,7 @@ void pc_chatcli_call_release(struct pc_chatcli_call *c)
 	free(c->merged);
 	free(c->output);
 	free(c->error);
+	free(c->remote_detail);
 	*c = (struct pc_chatcli_call)PC_CHATCLI_CALL_INIT;
 }
 
@@ -409,30 +473,4 @@ void pc_chatcli_probe_release(struct pc_chatcli_probe *p)
 	run_release(&p->metadata_run);
 	run_release(&p->schema_run);
 	memset(p, 0, sizeof(*p));
-}
-
-size_t pc_chatcli_compress_threshold(const char *value)
-{
-	char *end;
-	long long n;
-
-	if (!value || !*value)
-		return PC_CHATCLI_COMPRESS_MIN;
-	errno = 0;
-	n = strtoll(value, &end, 10);
-	if (errno || *end || n <= 0 ||
-	    !(isdigit((unsigned char)value[0]) ||
-	      ((value[0] == '+' || value[0] == '-') &&
-	       isdigit((unsigned char)value[1]))))
-		return PC_CHATCLI_COMPRESS_MIN;
-	return (size_t)n;
-}
-
-bool pc_chatcli_compression_applies(size_t len, const char *mode,
-				    const char *threshold)
-{
-	if (mode && (!strcmp(mode, "off") || !strcmp(mode, "none") ||
-		     !strcmp(mode, "disabled")))
-		return false;
-	return len >= pc_chatcli_compress_threshold(threshold);
 }

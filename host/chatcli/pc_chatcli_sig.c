@@ -14,6 +14,7 @@
 
 #include "pc_buf.h"
 #include "pc_chatcli.h"
+#include "pc_chatcli_impl.h"
 #include "pc_fs.h"
 #include "pc_xalloc.h"
 
@@ -39,82 +40,6 @@ static int b64_val(int c)
 	return p ? (int)(p - a) : -1;
 }
 
-/* go_b64 - base64.StdEncoding.DecodeString (padding required; \r and \n
- * skipped); on error *bad gets Go's CorruptInputError offset. */
-static bool go_b64(const char *s, size_t n, struct pc_buf *out, size_t *bad)
-{
-	size_t si = 0;
-
-	for (;;) {
-		unsigned acc = 0;
-		int j = 0, pad = 0;
-		size_t q = si;
-
-		while (j < 4) {
-			int c, v;
-
-			while (si < n && (s[si] == '\r' || s[si] == '\n'))
-				si++;
-			if (si == n) {
-				if (j == 0)
-					return true;
-				*bad = q;
-				return false;
-			}
-			c = (unsigned char)s[si++];
-			if (c == '=') {
-				if (j < 2) {
-					*bad = si - 1;
-					return false;
-				}
-				while (si < n &&
-				       (s[si] == '\r' || s[si] == '\n'))
-					si++;
-				if (j == 2) {
-					if (si == n) {
-						*bad = n;
-						return false;
-					}
-					if (s[si] != '=') {
-						*bad = si - 1;
-						return false;
-					}
-					si++;
-				}
-				while (si < n &&
-				       (s[si] == '\r' || s[si] == '\n'))
-					si++;
-				if (si < n) {
-					*bad = si;
-					return false;
-				}
-				pad = 4 - j;
-				break;
-			}
-			if ((v = b64_val(c)) < 0) {
-				*bad = si - 1;
-				return false;
-			}
-			acc = acc << 6 | (unsigned)v;
-			j++;
-		}
-		acc <<= 6 * pad;
-		for (int k = 0; k < 3 - pad; k++)
-			pc_buf_addch(out, (char)(acc >> (16 - 8 * k)));
-		if (pad)
-			return true;
-	}
-}
-
-static char *trim_dup(const char *s, size_t n)
-{
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return pc_xmemdup(s, n);
-}
-
 static void ensure_sodium(void)
 {
 	if (sodium_init() < 0)
@@ -136,50 +61,210 @@ static int digest_file(const char *path, unsigned char d[32], int *errnum)
 	return rc;
 }
 
-/* pem_block - Go pem.Decode of the first block: its type into `type`
- * (cap 64) and its body decoded; false when there is no valid block. */
-static bool pem_block(const char *s, char *type, struct pc_buf *der)
+/* go_b64 - base64.StdEncoding.DecodeString of s[0..n): padding required,
+ * \r and \n skipped anywhere; on error *bad gets Go's CorruptInputError
+ * offset (an input that ends inside a quantum is reported at the
+ * quantum's first character, counted without the skipped newlines, as Go
+ * does: si - j). */
+static bool go_b64(const char *s, size_t n, struct pc_buf *out, size_t *bad)
 {
-	const char *b = strstr(s, "-----BEGIN "), *e, *body, *end;
-	size_t bad;
-	struct pc_buf clean = PC_BUF_INIT(FILE_MAX);
-	bool ok;
+	size_t si = 0;
 
-	if (!b || !(e = strstr(b + 11, "-----")) || e - (b + 11) >= 64)
-		return false;
-	snprintf(type, 64, "%.*s", (int)(e - (b + 11)), b + 11);
-	body = strchr(e, '\n');
-	if (!body || !(end = strstr(body, "-----END ")))
-		return false;
-	for (const char *c = body; c < end; c++)
-		if (!isspace((unsigned char)*c))
-			pc_buf_addch(&clean, *c);
-	ok = go_b64(clean.data ? clean.data : "", clean.len, der, &bad);
-	pc_buf_release(&clean);
-	return ok;
+	for (;;) {
+		unsigned acc = 0;
+		int j = 0, pad = 0;
+
+		while (j < 4) {
+			int c, v;
+
+			if (si == n) {
+				if (j == 0)
+					return true;
+				*bad = si - (size_t)j;
+				return false;
+			}
+			c = (unsigned char)s[si++];
+			if ((v = b64_val(c)) >= 0) {
+				acc = acc << 6 | (unsigned)v;
+				j++;
+				continue;
+			}
+			if (c == '\n' || c == '\r')
+				continue;
+			if (c != '=' || j < 2) {
+				*bad = si - 1;
+				return false;
+			}
+			if (j == 2) { /* "==" expected */
+				while (si < n && (s[si] == '\n' || s[si] == '\r'))
+					si++;
+				if (si == n) {
+					*bad = n;
+					return false;
+				}
+				if (s[si] != '=') {
+					*bad = si - 1;
+					return false;
+				}
+				si++;
+			}
+			while (si < n && (s[si] == '\n' || s[si] == '\r'))
+				si++;
+			if (si < n) { /* trailing garbage */
+				*bad = si;
+				return false;
+			}
+			pad = 4 - j;
+			break;
+		}
+		acc <<= 6 * pad;
+		for (int k = 0; k < 3 - pad; k++)
+			pc_buf_addch(out, (char)(acc >> (16 - 8 * k)));
+		if (pad)
+			return true;
+	}
 }
 
-/* parse_pub - G4: a 32-byte key from a .pub file's text, or false. */
-static bool parse_pub(const char *text, unsigned char pk[32])
+struct view {
+	const char *p;
+	size_t n;
+};
+
+static struct view vw(const char *p, size_t n)
+{
+	return (struct view){ p, n };
+}
+
+static bool starts(struct view s, const char *pre)
+{
+	size_t k = strlen(pre);
+
+	return s.n >= k && !memcmp(s.p, pre, k);
+}
+
+/* get_line - pem's getLine: the line (a \r before \n dropped, trailing
+ * spaces and tabs trimmed) and the rest after the \n. */
+static struct view get_line(struct view d, struct view *rest)
+{
+	const char *nl = d.n ? memchr(d.p, '\n', d.n) : NULL;
+	size_t i = nl ? (size_t)(nl - d.p) : d.n, j = nl ? i + 1 : i;
+
+	if (nl && i > 0 && d.p[i - 1] == '\r')
+		i--;
+	while (i && (d.p[i - 1] == ' ' || d.p[i - 1] == '\t'))
+		i--;
+	*rest = vw(d.p + j, d.n - j);
+	return vw(d.p, i);
+}
+
+/* pem_decode - Go's pem.Decode of the first valid block of d: its type
+ * (a view into d) and its body decoded into der; false when there is
+ * none. "-----BEGIN " must start the text or a line, header lines
+ * (`Key: value`) may follow with or without a blank line, and the END
+ * line must name the same type. */
+static bool pem_decode(struct view d, struct view *type, struct pc_buf *der)
+{
+	static const char start[] = "\n-----BEGIN ", end[] = "\n-----END ";
+	struct view rest = d;
+
+	for (;;) {
+		struct view t, body;
+		long at;
+		size_t end_i, trailer_i, need;
+		bool headers = false;
+
+		if (starts(rest, start + 1)) {
+			rest = vw(rest.p + 11, rest.n - 11);
+		} else if ((at = pc__chatcli_index(rest.p, rest.n, start, 12)) >=
+			   0) {
+			rest = vw(rest.p + at + 12, rest.n - (size_t)at - 12);
+		} else {
+			return false;
+		}
+		t = get_line(rest, &rest);
+		if (t.n < 5 || memcmp(t.p + t.n - 5, "-----", 5))
+			continue;
+		t.n -= 5;
+		for (;;) {
+			struct view next, line;
+
+			if (!rest.n)
+				return false;
+			line = get_line(rest, &next);
+			if (!line.n || !memchr(line.p, ':', line.n))
+				break;
+			headers = true;
+			rest = next;
+		}
+		if (!headers && starts(rest, end + 1)) {
+			end_i = 0;
+			trailer_i = 9;
+		} else if ((at = pc__chatcli_index(rest.p, rest.n, end, 10)) >= 0) {
+			end_i = (size_t)at;
+			trailer_i = end_i + 10;
+		} else {
+			continue;
+		}
+		need = t.n + 5;
+		if (rest.n - trailer_i < need ||
+		    memcmp(rest.p + trailer_i, t.p, t.n) ||
+		    memcmp(rest.p + trailer_i + t.n, "-----", 5))
+			continue;
+		{
+			struct view after, tail =
+						   vw(rest.p + trailer_i + need,
+						      rest.n - trailer_i - need);
+
+			if (get_line(tail, &after).n)
+				continue; /* the END line must end there */
+		}
+		body = vw(rest.p, end_i);
+		pc_buf_reset(der);
+		{
+			struct pc_buf clean = PC_BUF_INIT(FILE_MAX);
+			size_t bad;
+			bool ok;
+
+			for (size_t i = 0; i < body.n; i++)
+				if (body.p[i] != ' ' && body.p[i] != '\t')
+					pc_buf_addch(&clean, body.p[i]);
+			ok = go_b64(clean.data ? clean.data : "", clean.len, der,
+				    &bad);
+			pc_buf_release(&clean);
+			if (!ok)
+				continue;
+		}
+		*type = t;
+		return true;
+	}
+}
+
+static bool view_is(struct view v, const char *s)
+{
+	return v.n == strlen(s) && !memcmp(v.p, s, v.n);
+}
+
+/* parse_pub - G4 (loadEd25519PublicKey): a 32-byte key from a .pub
+ * file's bytes text[0..n), or false (the host skips the file). */
+static bool parse_pub(const char *text, size_t n, unsigned char pk[32])
 {
 	struct pc_buf der = PC_BUF_INIT(FILE_MAX);
-	char type[64];
+	struct view type, t = vw(text, n);
 	bool ok = false;
 	size_t bad;
 
-	if (pem_block(text, type, &der)) {
-		ok = (!strcmp(type, "PUBLIC KEY") ||
-		      !strcmp(type, "ED25519 PUBLIC KEY")) &&
+	if (pem_decode(t, &type, &der)) {
+		ok = (view_is(type, "PUBLIC KEY") ||
+		      view_is(type, "ED25519 PUBLIC KEY")) &&
 		     der.len >= 32;
 		if (ok)
 			memcpy(pk, der.data + der.len - 32, 32);
-	} else if (!strstr(text, "-----BEGIN ")) {
-		char *t = trim_dup(text, strlen(text));
-
-		ok = go_b64(t, strlen(t), &der, &bad) && der.len == 32;
+	} else {
+		pc__chatcli_trim_space(&t.p, &t.n);
+		pc_buf_reset(&der);
+		ok = go_b64(t.p, t.n, &der, &bad) && der.len == 32;
 		if (ok)
 			memcpy(pk, der.data, 32);
-		free(t);
 	}
 	pc_buf_release(&der);
 	return ok;
@@ -207,13 +292,14 @@ static size_t load_keys(const char *dir, unsigned char **v, char **blocked)
 			continue;
 		path = pc_fs_join(dir, de->d_name);
 		*v = pc_xreallocarray(*v, n + 1, 32);
+		/* os.ReadDir lists dot files too: a hidden .dev.pub counts */
 		if (!pc_fs_is_dir(path))
 			rc = pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, &e);
 		if (rc == PC_ETIMEDOUT && blocked && !*blocked)
 			*blocked = pc_xasprintf(
 				"trusted key %s: the host never gets past loading its trusted keys",
 				e.msg);
-		if (!rc && parse_pub(b.data ? b.data : "", *v + 32 * n))
+		if (!rc && parse_pub(b.data ? b.data : "", b.len, *v + 32 * n))
 			n++;
 		pc_buf_release(&b);
 		free(path);
@@ -234,19 +320,24 @@ static int refuse(char **error, char *msg)
 	return PC_EINVAL;
 }
 
-/* read_sig - G3: 64 signature bytes from the .sig text, or an error. */
+/* read_sig - G3: 64 signature bytes from the .sig bytes text[0..n), or
+ * the host's error: the whole text strings.TrimSpace'd, its first line
+ * (to the first \n) trimmed again and decoded; a NUL is an ordinary byte
+ * (an illegal one at its offset). */
 static int read_sig(const char *text, size_t n, unsigned char sig[64],
 		    char **error)
 {
-	char *t = trim_dup(text, n), *nl = strchr(t, '\n'), *line;
+	struct view t = vw(text, n);
 	struct pc_buf b = PC_BUF_INIT(FILE_MAX);
+	const char *nl;
 	size_t bad;
 	int rc = 0;
 
-	if (nl)
-		*nl = '\0';
-	line = trim_dup(t, strlen(t));
-	if (!go_b64(line, strlen(line), &b, &bad))
+	pc__chatcli_trim_space(&t.p, &t.n);
+	if (t.n && (nl = memchr(t.p, '\n', t.n)) != NULL)
+		t.n = (size_t)(nl - t.p);
+	pc__chatcli_trim_space(&t.p, &t.n);
+	if (!go_b64(t.p, t.n, &b, &bad))
 		rc = refuse(
 			error,
 			pc_xasprintf(
@@ -261,8 +352,6 @@ static int read_sig(const char *text, size_t n, unsigned char sig[64],
 	else
 		memcpy(sig, b.data, 64);
 	pc_buf_release(&b);
-	free(line);
-	free(t);
 	return rc;
 }
 
@@ -449,11 +538,11 @@ static int read_seed(const char *key_path, unsigned char seed[32],
 		     struct pc_err *err)
 {
 	struct pc_buf b = PC_BUF_INIT(1 << 20), der = PC_BUF_INIT(1 << 20);
-	char type[64];
+	struct view type;
 	int rc = pc_fs_read_stream(key_path, &b, PC_FS_STREAM_MS, err);
 
-	if (!rc && (!pem_block(b.data ? b.data : "", type, &der) ||
-		    strcmp(type, "PRIVATE KEY") ||
+	if (!rc && (!pem_decode(vw(b.data ? b.data : "", b.len), &type, &der) ||
+		    !view_is(type, "PRIVATE KEY") ||
 		    der.len != sizeof(pkcs8_prefix) + 32 ||
 		    memcmp(der.data, pkcs8_prefix, sizeof(pkcs8_prefix))))
 		rc = pc_err_set(err, PC_EINVAL,
@@ -533,10 +622,7 @@ void pc_chatcli_sig_info_parse(const char *text, size_t n,
 
 	i->format = PC_CHATCLI_SIG_HEAD;
 	i->plugin = i->sha256 = NULL;
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	pc__chatcli_trim_space(&s, &n); /* strings.TrimSpace, as G3 */
 	/* split into at most 4 lines, the last holding the rest */
 	while (nl < 4) {
 		const char *e = nl < 3 ? memchr(s, '\n', n) : NULL;
@@ -580,18 +666,18 @@ const char *pc_chatcli_sig_format_name(enum pc_chatcli_sig_format f)
 					      : "other";
 }
 
-const char *pc_chatcli_key_format(const char *text)
+const char *pc_chatcli_key_format(const char *text, size_t n)
 {
 	struct pc_buf der = PC_BUF_INIT(FILE_MAX);
 	unsigned char pk[32];
 	const char *f = NULL;
-	char type[64];
+	struct view type;
 
-	if (!parse_pub(text, pk))
+	if (!parse_pub(text, n, pk))
 		return NULL;
-	if (!pem_block(text, type, &der))
+	if (!pem_decode(vw(text, n), &type, &der))
 		f = "base64";
-	else if (!strcmp(type, "PUBLIC KEY") &&
+	else if (view_is(type, "PUBLIC KEY") &&
 		 der.len == sizeof(pkix_prefix) + 32 &&
 		 !memcmp(der.data, pkix_prefix, sizeof(pkix_prefix)))
 		f = "pkix-pem";
@@ -636,7 +722,7 @@ int pc_chatcli_trust(const char *pub_path, const char *keys_dir,
 
 	if (rc)
 		return rc;
-	if (!parse_pub(b.data ? b.data : "", pk)) {
+	if (!parse_pub(b.data ? b.data : "", b.len, pk)) {
 		pc_buf_release(&b);
 		return pc_err_set(
 			err, PC_EINVAL,
