@@ -1,0 +1,54 @@
+/* pc_locate.h - where a finding's cause is in a file: 1-based line and
+ * column (bytes) of a byte offset, of a member of a JSON text such as
+ * plugin.json (its key or its value, also the second of two repeated
+ * keys), and of the first line of a script matching a pattern.
+ *
+ * These are for messages and report locations only: they never decide
+ * what the host does (the host's own parser is pc_serde.h).
+ */
+#ifndef PC_LOCATE_H
+#define PC_LOCATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A place in a text file: 1-based line and column (the column counts
+ * bytes, as compilers' "file:line:col:" do); 0, 0 when unknown. */
+struct pc_loc {
+	unsigned line;
+	unsigned column;
+};
+
+/* pc_loc_of_offset - the line and column of byte `off` of `text` (`n`
+ * bytes; `off` > n is taken as n). Lines end at '\n' only. */
+struct pc_loc pc_loc_of_offset(const char *text, size_t n, size_t off);
+
+/* pc_json_locate - find in the JSON text `text` (`n` bytes, UTF-8, a
+ * leading BOM allowed) the member reached by `path`: a NULL-terminated
+ * array of steps from the top-level value, each an object key (compared
+ * after decoding its escapes) or "#N" for element N (0-based) of an
+ * array. At the last step, `nth` picks among repeated keys of one object
+ * (0: the first, 1: the second, ...; duplicate keys are legal JSON and
+ * the host keeps the last, R2.1). Earlier steps take the last occurrence,
+ * as the host does. `want_key`: the key's opening quote (the array
+ * element itself for "#N"), else the first byte of the value. An empty
+ * path means the top-level value. Returns 0 and fills *loc; -1 when the
+ * member is not there or the text is not JSON up to it. Never reads past
+ * `n`; nesting is bounded (deeper than 512 levels: -1). */
+int pc_json_locate(const char *text, size_t n, const char *const *path,
+		   unsigned nth, bool want_key, struct pc_loc *loc);
+
+/* pc_json_key_count - how many times the last step of `path` (a key)
+ * occurs in the object the earlier steps reach; 0 when that object is
+ * not there. For naming the repeated keys of plugin.json (R2.1). */
+unsigned pc_json_key_count(const char *text, size_t n,
+			   const char *const *path);
+
+/* pc_text_find_line - the first line of `text` (`n` bytes) containing
+ * `needle` (a plain substring, not a pattern), its line and the column
+ * of the match; {0, 0} when no line has it. For pointing a finding at
+ * the line of a script that reads $VAR, prints to stdout, ... */
+struct pc_loc pc_text_find_line(const char *text, size_t n,
+				const char *needle);
+
+#endif
