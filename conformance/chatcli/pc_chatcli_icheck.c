@@ -80,15 +80,12 @@ static void fail_case(struct ic *c, const char *name, const char *id,
 static void fail_case(struct ic *c, const char *name, const char *id,
 		      const char *file, const char *out, const char *fmt, ...)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	size_t k = add_case(c, name, NULL, out);
 	va_list ap;
 
 	va_start(ap, fmt);
-	pc_buf_vaddf(&b, fmt, ap);
+	pc_report_vfind(c->r, k, id, file, NULL, fmt, ap);
 	va_end(ap);
-	pc_report_find(c->r, k, id, file, NULL, "%s", pc_buf_cstr(&b));
-	pc_buf_release(&b);
 }
 
 /* A finding that belongs to no step: the case "<ID> <title>". */
@@ -98,15 +95,11 @@ static void loose(struct ic *c, const char *id, const char *file,
 static void loose(struct ic *c, const char *id, const char *file,
 		  const char *fmt, ...)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 
 	va_start(ap, fmt);
-	pc_buf_vaddf(&b, fmt, ap);
+	pc_report_vfind_static(c->r, CLASS, id, file, NULL, fmt, ap);
 	va_end(ap);
-	pc_report_find_static(c->r, CLASS, id, file, NULL, "%s",
-			      pc_buf_cstr(&b));
-	pc_buf_release(&b);
 }
 
 /* first_line - the line of git's or go's output that says what went

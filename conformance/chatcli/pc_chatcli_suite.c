@@ -108,22 +108,18 @@ static void chat_find(struct ctx *c, const char *id, const char *file,
 static void chat_find(struct ctx *c, const char *id, const char *file,
 		      const char *fmt, ...)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 	char *cls;
 
 	va_start(ap, fmt);
-	pc_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	if (c->k != PC_REPORT_NO_CASE) {
-		pc_report_find(c->r, c->k, id, file, NULL, "%s", pc_buf_cstr(&b));
+		pc_report_vfind(c->r, c->k, id, file, NULL, fmt, ap);
 	} else {
 		cls = class_of(file);
-		pc_report_find_static(c->r, cls, id, file, NULL, "%s",
-				      pc_buf_cstr(&b));
+		pc_report_vfind_static(c->r, cls, id, file, NULL, fmt, ap);
 		free(cls);
 	}
-	pc_buf_release(&b);
+	va_end(ap);
 }
 
 /* True once the run was asked to stop: then `what` becomes a skipped

@@ -382,69 +382,37 @@ static void kill_marked(const char *marker)
 	}
 }
 
-/* Kill every process in one of the sessions or process groups `pids`
- * lead (a dead worker's plugins were re-parented to init). */
-static void kill_orphans(const pid_t *pids, unsigned n)
-{
-	DIR *d;
-	struct dirent *e;
-
-	for (unsigned i = 0; i < n; i++)
-		kill(-pids[i], SIGKILL);
-	if (!n || !(d = opendir("/proc")))
-		return;
-	while ((e = readdir(d))) {
-		char path[64], buf[512], *close_paren;
-		long pid = strtol(e->d_name, NULL, 10);
-		int pgrp = 0, sid = 0, fd;
-		ssize_t r;
-
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		r = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (r <= 0)
-			continue;
-		buf[r] = 0;
-		close_paren = strrchr(buf, ')');
-		if (!close_paren ||
-		    sscanf(close_paren + 2, "%*c %*d %d %d", &pgrp, &sid) != 2)
-			continue;
-		for (unsigned i = 0; i < n; i++)
-			if (pgrp == pids[i] || sid == pids[i])
-				kill((pid_t)pid, SIGKILL);
-	}
-	closedir(d);
-}
-
-/* The state letter of process `pid` ('R', 'S', 'T', 'Z', ...), or 0 when
- * there is none (the workers are not our children: no waitpid). */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[256], *cp;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	cp = strrchr(buf, ')');
-	return cp && cp[1] == ' ' ? cp[2] : 0;
-}
-
 /* One process as /proc/PID/stat shows it. */
 struct ps {
 	pid_t pid, ppid;
-	char state;
+	int pgrp, sid;
+	char state; /* 'R', 'S', 'T', 'Z', ... */
 };
+
+/* read_stat - /proc/PID/stat of `pid` into *p; false when there is none
+ * (the workers are not our children: no waitpid). The command name may
+ * hold spaces and ')': the fields are read after its last ')'. */
+static bool read_stat(long pid, struct ps *p)
+{
+	char path[64], buf[512], *cp;
+	int ppid = 0, pgrp = 0, sid = 0, fd;
+	char st = 0;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	buf[r] = 0;
+	cp = strrchr(buf, ')');
+	if (!cp || sscanf(cp + 1, " %c %d %d %d", &st, &ppid, &pgrp, &sid) != 4)
+		return false;
+	*p = (struct ps){ (pid_t)pid, (pid_t)ppid, pgrp, sid, st };
+	return true;
+}
 
 /* Every process on the machine (a new array, caller frees; *n its
  * length), or NULL without /proc. */
@@ -452,40 +420,51 @@ static struct ps *scan_procs(size_t *n)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	struct ps *v = NULL;
+	struct ps *v = NULL, p;
 	size_t cap = 0;
 
 	*n = 0;
 	if (!d)
 		return NULL;
 	while ((e = readdir(d))) {
-		char path[64], buf[512], *cp;
 		long pid = strtol(e->d_name, NULL, 10);
-		int ppid, fd;
-		char st;
-		ssize_t r;
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		r = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (r <= 0)
-			continue;
-		buf[r] = 0;
-		cp = strrchr(buf, ')');
-		if (!cp || sscanf(cp + 2, "%c %d", &st, &ppid) != 2)
+		if (pid <= 0 || !read_stat(pid, &p))
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 256;
 			v = pc_xreallocarray(v, cap, sizeof(*v));
 		}
-		v[(*n)++] = (struct ps){ (pid_t)pid, ppid, st };
+		v[(*n)++] = p;
 	}
 	closedir(d);
 	return v;
+}
+
+/* Kill every process in one of the sessions or process groups `pids`
+ * lead (a dead worker's plugins were re-parented to init). */
+static void kill_orphans(const pid_t *pids, unsigned n)
+{
+	struct ps *v;
+	size_t nv;
+
+	for (unsigned i = 0; i < n; i++)
+		kill(-pids[i], SIGKILL);
+	if (!n || !(v = scan_procs(&nv)))
+		return;
+	for (size_t k = 0; k < nv; k++)
+		for (unsigned i = 0; i < n; i++)
+			if (v[k].pgrp == pids[i] || v[k].sid == pids[i])
+				kill(v[k].pid, SIGKILL);
+	free(v);
+}
+
+/* The state letter of process `pid`, or 0 when there is none. */
+static char proc_state(pid_t pid)
+{
+	struct ps p;
+
+	return read_stat(pid, &p) ? p.state : 0;
 }
 
 static bool member(const pid_t *set, size_t n, pid_t pid)

@@ -88,6 +88,14 @@ static struct pc_finding *vfind(struct pc_report *r, size_t c, const char *id,
 	return n;
 }
 
+struct pc_finding *pc_report_vfind(struct pc_report *r, size_t c,
+				   const char *id, const char *file,
+				   const char *where, const char *fmt,
+				   va_list ap)
+{
+	return vfind(r, c, id, file, where, fmt, ap);
+}
+
 struct pc_finding *pc_report_find(struct pc_report *r, size_t c, const char *id,
 				  const char *file, const char *where,
 				  const char *fmt, ...)
@@ -117,23 +125,32 @@ size_t pc_report_static_case(struct pc_report *r, const char *classname,
 	return i;
 }
 
-struct pc_finding *pc_report_find_static(struct pc_report *r,
-					 const char *classname, const char *id,
-					 const char *file, const char *where,
-					 const char *fmt, ...)
+struct pc_finding *pc_report_vfind_static(struct pc_report *r,
+					  const char *classname,
+					  const char *id, const char *file,
+					  const char *where, const char *fmt,
+					  va_list ap)
 {
 	const struct pc_rule *rule = pc_rule_find(id);
-	struct pc_finding *n;
-	va_list ap;
-	size_t c;
 
 	if (!rule) {
 		fprintf(stderr, "plugcheck: BUG: unknown rule '%s'\n", id);
 		abort();
 	}
-	c = pc_report_static_case(r, classname, rule);
+	return vfind(r, pc_report_static_case(r, classname, rule), id, file,
+		     where, fmt, ap);
+}
+
+struct pc_finding *pc_report_find_static(struct pc_report *r,
+					 const char *classname, const char *id,
+					 const char *file, const char *where,
+					 const char *fmt, ...)
+{
+	struct pc_finding *n;
+	va_list ap;
+
 	va_start(ap, fmt);
-	n = vfind(r, c, id, file, where, fmt, ap);
+	n = pc_report_vfind_static(r, classname, id, file, where, fmt, ap);
 	va_end(ap);
 	return n;
 }

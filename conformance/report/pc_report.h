@@ -42,6 +42,7 @@
 #ifndef PC_REPORT_H
 #define PC_REPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -182,6 +183,18 @@ struct pc_finding *pc_report_find_static(struct pc_report *r,
 					 const char *file, const char *where,
 					 const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* pc_report_vfind, pc_report_vfind_static - the same with a va_list, for
+ * callers' own printf-like wrappers. */
+struct pc_finding *pc_report_vfind(struct pc_report *r, size_t c,
+				   const char *id, const char *file,
+				   const char *where, const char *fmt,
+				   va_list ap) __attribute__((format(printf, 6, 0)));
+struct pc_finding *pc_report_vfind_static(struct pc_report *r,
+					  const char *classname,
+					  const char *id, const char *file,
+					  const char *where, const char *fmt,
+					  va_list ap)
+	__attribute__((format(printf, 6, 0)));
 /* pc_report_static_case - the index of the case "<ID> <title>" of class
  * `classname`, appended (passing, no findings) when missing. */
 size_t pc_report_static_case(struct pc_report *r, const char *classname,

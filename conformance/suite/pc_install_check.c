@@ -133,15 +133,12 @@ static void inst_find(struct ictx *c, const char *id, const char *file,
 static void inst_find(struct ictx *c, const char *id, const char *file,
 		      const char *fmt, ...)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	va_list ap;
 
 	va_start(ap, fmt);
-	pc_buf_vaddf(&b, fmt, ap);
+	pc_report_vfind_static(c->r, "plugcheck.install", id, file, NULL, fmt,
+			       ap);
 	va_end(ap);
-	pc_report_find_static(c->r, "plugcheck.install", id, file, NULL, "%s",
-			      pc_buf_cstr(&b));
-	pc_buf_release(&b);
 }
 
 static void zip_findings(struct ictx *c)

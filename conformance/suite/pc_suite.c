@@ -472,31 +472,10 @@ static void load_plugin(struct pc__suite *s, struct pc_lint *l)
 	load_over_global(s);
 }
 
-int pc_suite_static(const struct pc_suite_opts *o, struct pc_report *r,
-		    struct pc_err *err)
-{
-	struct pc__suite s = { .o = o, .r = r, .run = r, .env = PC_STRVEC_INIT };
-	struct pc_lint l = PC_LINT_INIT;
-	int rc;
-
-	if ((rc = pc__suite_dirs(&s, NULL, err)))
-		return rc;
-	r->path = pc_xstrdup(o->path);
-	r->strict = o->strict;
-	load_plugin(&s, &l);
-	static_cases(&s, &l);
-	pc_lint_release(&l);
-	pc_fs_rm_rf(s.tmp);
-	free(s.tmp);
-	free(s.home);
-	free(s.ws);
-	free(s.session);
-	pc_strvec_release(&s.env);
-	return 0;
-}
-
-int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
-		 struct pc_err *err)
+/* suite - the load and static cases, then with `fire` every firing unit
+ * (check) or none (lint's static path). */
+static int suite(const struct pc_suite_opts *o, struct pc_report *r,
+		 bool fire, struct pc_err *err)
 {
 	struct pc__suite s = { .o = o, .r = r, .run = r, .env = PC_STRVEC_INIT };
 	struct pc_lint l = PC_LINT_INIT;
@@ -509,9 +488,10 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 	r->strict = o->strict;
 	load_plugin(&s, &l);
 	static_cases(&s, &l);
-	if (l.plugin && !pc__suite_stopped(&s))
+	if (fire && l.plugin && !pc__suite_stopped(&s))
 		pc__suite_units(&s, o->jobs);
-	r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
+	if (fire)
+		r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
 	pc_lint_release(&l);
 	pc_fs_rm_rf(s.tmp);
 	free(s.tmp);
@@ -522,4 +502,16 @@ int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
 	free(s.done);
 	pc_strvec_release(&s.env);
 	return 0;
+}
+
+int pc_suite_static(const struct pc_suite_opts *o, struct pc_report *r,
+		    struct pc_err *err)
+{
+	return suite(o, r, false, err);
+}
+
+int pc_suite_run(const struct pc_suite_opts *o, struct pc_report *r,
+		 struct pc_err *err)
+{
+	return suite(o, r, true, err);
 }
