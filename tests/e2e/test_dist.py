@@ -177,6 +177,26 @@ def test_action_yml_passes_every_value_through_env(ctx):
         eq(p.returncode, 0, p.stdout)
 
 
+def test_workflows_we_ship_use_the_action_as_it_is(ctx):
+    # the README's snippet and plugcheck new's workflows: the action at
+    # this version, only inputs it declares
+    import yaml
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    docs = [yaml.safe_load(m) for m in re.findall(r"```yaml\n(jobs:.*?)```", readme, re.S)]
+    for host in ("catalyst", "chatcli"):
+        with open(os.path.join(ROOT, "scaffold", "templates", host, "ci", "github.yml")) as f:
+            docs.append(yaml.safe_load(f))
+    eq(len(docs), 3)
+    for doc in docs:
+        uses = [s for job in doc["jobs"].values() for s in job["steps"]
+                if s.get("uses", "").startswith("OWNER/plugcheck")]
+        eq(len(uses), 1, doc)
+        eq(uses[0]["uses"], f"OWNER/plugcheck@v{VERSION}")
+        eq(set(uses[0].get("with", {})) - set(ACTION.doc["inputs"]), set())
+        assert not any("bootstrap.sh" in str(s.get("run", "")) for job in doc["jobs"].values()
+                       for s in job["steps"]), "built from source in every job"
+
+
 def test_expression_evaluator_follows_github(ctx):
     # the harness's own rules, so the if: results below mean something
     c = {"inputs": {"a": "true", "e": ""}, "github": {"event": {}}}
