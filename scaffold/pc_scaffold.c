@@ -69,11 +69,13 @@ char *pc_scaffold_templates_dir(struct pc_err *err)
 		pc_buf_addf(&looked, "%s'%s'", i ? ", " : "", where.v[i]);
 	}
 	if (!found)
-		pc_err_set(err, PC_ENOENT,
-			   "cannot find the plugin templates: looked in %s; fix: "
-			   "reinstall plugcheck (the templates belong in "
-			   "share/plugcheck/templates beside its bin/)",
-			   where.nr ? looked.data : "no place (built without one)");
+		pc_err_set(
+			err, PC_ENOENT,
+			"cannot find the plugin templates: looked in %s; fix: "
+			"reinstall plugcheck (the templates belong in "
+			"share/plugcheck/templates beside its bin/)",
+			where.nr ? looked.data
+				 : "no place (built without one)");
 	pc_buf_release(&looked);
 	pc_strvec_release(&where);
 	return found;
