@@ -38,13 +38,14 @@ char *pc_scaffold_templates_dir(struct pc_err *err)
 	 * (cmake --install --prefix, DESTDIR, a .deb unpacked anywhere);
 	 * 2. the source tree this binary was built from (build/dev/plugcheck
 	 * runs before any install); 3. the configured install path. */
-	const char *fixed[] = {
+	static const char *const fixed[] = {
 #ifdef PC_SCAFFOLD_SOURCE_TEMPLATES
 		PC_SCAFFOLD_SOURCE_TEMPLATES,
 #endif
 #ifdef PC_SCAFFOLD_INSTALL_TEMPLATES
 		PC_SCAFFOLD_INSTALL_TEMPLATES,
 #endif
+		NULL
 	};
 	struct pc_strvec where = PC_STRVEC_INIT;
 	struct pc_buf looked = PC_BUF_INIT(PC_BUF_NOCAP);
@@ -59,7 +60,7 @@ char *pc_scaffold_templates_dir(struct pc_err *err)
 	}
 #endif
 	free(dir);
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+	for (size_t i = 0; fixed[i]; i++)
 		pc_strvec_push(&where, fixed[i]);
 	for (size_t i = 0; i < where.nr && !found; i++) {
 		probe = pc_fs_join(where.v[i], "catalyst/manifest/hook.json");
