@@ -18,6 +18,7 @@ static const char *const format_names[] = {
 	[PC_REPORT_JSON] = "json",
 	[PC_REPORT_JUNIT] = "junit",
 	[PC_REPORT_TAP] = "tap",
+	[PC_REPORT_HTML] = "html",
 };
 
 int pc_report_format_parse(const char *s)
@@ -387,8 +388,29 @@ const struct pc_finding **pc_report_findings(const struct pc_report *r,
 
 /* ---- release ---- */
 
+static void release_marks(struct pc_case *c)
+{
+	for (size_t i = 0; i < c->nmarks; i++) {
+		struct pc_mark *m = &c->marks[i];
+
+		free(m->label);
+		free(m->verdict);
+		free(m->outcome);
+		free(m->detail);
+		free(m->before);
+		free(m->after);
+		pc_xchg_free(m->x);
+	}
+	free(c->marks);
+}
+
 static void release_case(struct pc_case *c)
 {
+	pc_xchg_free(c->x);
+	if (c->latency)
+		free(c->latency->ms);
+	free(c->latency);
+	release_marks(c);
 	free(c->classname);
 	free(c->name);
 	free(c->message);
@@ -504,6 +526,9 @@ int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,
 		break;
 	case PC_REPORT_TAP:
 		pc__report_tap(r, out);
+		break;
+	case PC_REPORT_HTML:
+		pc__report_html(r, out);
 		break;
 	default:
 		return PC_EINVAL;
