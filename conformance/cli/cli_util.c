@@ -162,17 +162,13 @@ static int write_failed(const char *what, int err)
 	return PC_EXIT_INTERNAL;
 }
 
-/* Render `r` in `fmt` into file `f` (opened by open_file), write it
- * whole and close it. 0, or 70 after saying what failed. */
-static int write_file(struct pc_cli_file *f, const struct pc_report *r,
-		      enum pc_report_format fmt)
+/* Write what was rendered into file `f` (opened by open_file; `rc` the
+ * rendering's own result, errno `e`) whole and close it. 0, or 70 after
+ * saying what failed. */
+static int flush_file(struct pc_cli_file *f, int rc, int e)
 {
 	char *what;
-	int rc, e;
 
-	errno = 0;
-	rc = pc_report_write(r, fmt, f->f, false);
-	e = errno;
 	if (fclose(f->f) != 0 && !rc) {
 		rc = PC_EIO;
 		e = errno;
@@ -194,6 +190,25 @@ static int write_file(struct pc_cli_file *f, const struct pc_report *r,
 	rc = write_failed(what, e);
 	free(what);
 	return rc;
+}
+
+/* Render `r` in `fmt` into file `f` and write it (flush_file). */
+static int write_file(struct pc_cli_file *f, const struct pc_report *r,
+		      enum pc_report_format fmt)
+{
+	int rc;
+
+	errno = 0;
+	rc = pc_report_write(r, fmt, f->f, false);
+	return flush_file(f, rc, errno);
+}
+
+int pc_cli_out_flush(struct pc_cli_out *o)
+{
+	if (!o->report.f)
+		return fflush(stdout) ? write_failed("standard output", errno)
+				      : 0;
+	return flush_file(&o->report, ferror(o->report.f) ? PC_EIO : 0, EIO);
 }
 
 int pc_cli_out_write_html(struct pc_cli_out *o, const struct pc_report *r)

@@ -59,6 +59,10 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r);
  * "plugcheck: cannot write 'FILE': REASON". For commands that print
  * their own --format (turn). */
 int pc_cli_out_write_html(struct pc_cli_out *o, const struct pc_report *r);
+/* pc_cli_out_flush - for commands that render their own --format into
+ * o->report.f (turn): write it whole to --output and close it; without
+ * --output flush stdout. 0, or 70 after saying what failed. */
+int pc_cli_out_flush(struct pc_cli_out *o);
 /* pc_cli_out_close - close --output and --html on a path that writes no
  * report. */
 void pc_cli_out_close(struct pc_cli_out *o);

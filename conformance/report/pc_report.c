@@ -388,29 +388,9 @@ const struct pc_finding **pc_report_findings(const struct pc_report *r,
 
 /* ---- release ---- */
 
-static void release_marks(struct pc_case *c)
-{
-	for (size_t i = 0; i < c->nmarks; i++) {
-		struct pc_mark *m = &c->marks[i];
-
-		free(m->label);
-		free(m->verdict);
-		free(m->outcome);
-		free(m->detail);
-		free(m->before);
-		free(m->after);
-		pc_xchg_free(m->x);
-	}
-	free(c->marks);
-}
-
 static void release_case(struct pc_case *c)
 {
-	pc_xchg_free(c->x);
-	if (c->latency)
-		free(c->latency->ms);
-	free(c->latency);
-	release_marks(c);
+	pc_case_release_structured(c);
 	free(c->classname);
 	free(c->name);
 	free(c->message);

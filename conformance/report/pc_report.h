@@ -52,6 +52,7 @@
 #include "pc_finding.h"
 #include "pc_host.h"
 #include "pc_strvec.h"
+#include "pc_turn.h"
 
 enum pc_case_status { PC_CASE_PASS, PC_CASE_FAIL, PC_CASE_SKIP, PC_CASE_XFAIL };
 
@@ -295,6 +296,56 @@ void pc_report_set_latency(struct pc_report *r, size_t c, const long long *ms,
  * the mark (valid until the next mark is added to that case). */
 struct pc_mark *pc_report_add_mark(struct pc_report *r, size_t c,
 				   enum pc_mark_kind kind, const char *label);
+
+/* pc_case_add_mark - pc_report_add_mark on a case that is not (yet) in a
+ * report (a scenario step's holder). */
+struct pc_mark *pc_case_add_mark(struct pc_case *k, enum pc_mark_kind kind,
+				 const char *label);
+/* pc_case_take_structured - move the exchange, latency and marks of
+ * `from` (a holder, not in a report) to case `c` of `r`, replacing its
+ * own; `from` is left without them. */
+void pc_report_take_structured(struct pc_report *r, size_t c,
+			       struct pc_case *from);
+/* pc_case_release_structured - free a holder's exchange, latency and
+ * marks. */
+void pc_case_release_structured(struct pc_case *k);
+
+/* ---- a turn's timeline (pc_report_turn.c) ----
+ *
+ * The host's turn engine tells a recorder every hook firing
+ * (pc_turn_opts.on_hook = pc_turn_rec_hook, on_hook_ctx = the struct
+ * pc_turn_rec); pc_report_turn_marks then turns a part of the transcript
+ * into timeline marks, each hook firing with its exchange and, when its
+ * modify was merged, the value before and after. */
+struct pc_turn_rec_fire {
+	size_t event;	     /* its "hook" event in the transcript */
+	struct pc_xchg *x;   /* owned until taken by a mark */
+	char *before, *after; /* owned until taken; NULL: no merge */
+	char *modify;	     /* its modify (compact JSON), or NULL */
+};
+
+struct pc_turn_rec {
+	struct pc_turn_rec_fire *v;
+	size_t n;
+};
+
+#define PC_TURN_REC_INIT { NULL, 0 }
+
+/* pc_turn_rec_hook - the recorder (pc_turn_hook_fn; ctx a struct
+ * pc_turn_rec): keeps the firing's bounded exchange and, for a modify the
+ * host merges (tool pre hooks, pre_input, pre_turn: shallow, R4.10; post
+ * hooks: output, ok and diff, R4.9), the value before and after as
+ * pretty JSON (at most 4 x PC_REPORT_TEXT_MAX bytes each). */
+void pc_turn_rec_hook(void *ctx, const struct pc_turn_firing *f);
+/* pc_turn_rec_release - free what no mark took; `rec` is left empty. */
+void pc_turn_rec_release(struct pc_turn_rec *rec);
+/* pc_report_turn_marks - append to case `k` one mark per event of
+ * `transcript` (docs/turn.md) from index `first` on, in order: turns,
+ * requests, hook firings (verdict, outcome, reason, and what `rec`
+ * recorded for that event, moved into the mark), tool calls and results,
+ * and the other events. Returns how many hook marks were added. */
+size_t pc_report_turn_marks(struct pc_case *k, const cJSON *transcript,
+			    size_t first, struct pc_turn_rec *rec);
 
 /* pc_report_find - add a finding of rule `id` (must exist: PC_BUG
  * otherwise) to case `c` (< r->ncases), with the file it concerns

@@ -605,12 +605,12 @@ static void diff(struct page *p, const char *before, const char *after)
 			if (i < a.n && j < b.n && same_line(&a, i, &b, j)) {
 				diff_line(p, "", "  ", &a, i++);
 				j++;
-			} else if (j < b.n &&
-				   (i == a.n || t[i * (b.n + 1) + j + 1] >=
-							t[(i + 1) * (b.n + 1) + j])) {
-				diff_line(p, "add", "+ ", &b, j++);
-			} else {
+			} else if (i < a.n &&
+				   (j == b.n || t[(i + 1) * (b.n + 1) + j] >=
+							t[i * (b.n + 1) + j + 1])) {
 				diff_line(p, "del", "- ", &a, i++);
+			} else {
+				diff_line(p, "add", "+ ", &b, j++);
 			}
 		}
 		free(t);
@@ -627,7 +627,9 @@ static void mark_item(struct page *p, size_t c, size_t i,
 {
 	pc__html_printf(&p->h, "<li id=\"case-%zu-m-%zu\" class=\"entry %s %s\">",
 			c, i, lanes[m->kind], mark_class(m));
-	pc__html_printf(&p->h, "<span class=\"lane\">%s</span> ", lanes[m->kind]);
+	if (m->kind != PC_MARK_TURN && m->kind != PC_MARK_REQUEST)
+		pc__html_printf(&p->h, "<span class=\"lane\">%s</span> ",
+				lanes[m->kind]); /* the others say it */
 	text(p, m->label);
 	if (m->verdict) {
 		pc__html_printf(&p->h, " <b class=\"%s\">", mark_class(m));

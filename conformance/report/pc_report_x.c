@@ -140,7 +140,57 @@ void pc_report_set_latency(struct pc_report *r, size_t c, const long long *ms,
 struct pc_mark *pc_report_add_mark(struct pc_report *r, size_t c,
 				   enum pc_mark_kind kind, const char *label)
 {
+	return pc_case_add_mark(&r->cases[c], kind, label);
+}
+
+static void release_marks(struct pc_case *k)
+{
+	for (size_t i = 0; i < k->nmarks; i++) {
+		struct pc_mark *m = &k->marks[i];
+
+		free(m->label);
+		free(m->verdict);
+		free(m->outcome);
+		free(m->detail);
+		free(m->before);
+		free(m->after);
+		pc_xchg_free(m->x);
+	}
+	free(k->marks);
+	k->marks = NULL;
+	k->nmarks = 0;
+}
+
+void pc_case_release_structured(struct pc_case *k)
+{
+	pc_xchg_free(k->x);
+	k->x = NULL;
+	if (k->latency)
+		free(k->latency->ms);
+	free(k->latency);
+	k->latency = NULL;
+	release_marks(k);
+}
+
+void pc_report_take_structured(struct pc_report *r, size_t c,
+			       struct pc_case *from)
+{
 	struct pc_case *k = &r->cases[c];
+
+	pc_case_release_structured(k);
+	k->x = from->x;
+	k->latency = from->latency;
+	k->marks = from->marks;
+	k->nmarks = from->nmarks;
+	from->x = NULL;
+	from->latency = NULL;
+	from->marks = NULL;
+	from->nmarks = 0;
+}
+
+struct pc_mark *pc_case_add_mark(struct pc_case *k, enum pc_mark_kind kind,
+				 const char *label)
+{
 	struct pc_mark *m;
 
 	k->marks = pc_xreallocarray(k->marks, k->nmarks + 1, sizeof(*k->marks));
