@@ -158,6 +158,8 @@ static void loads(struct page *p)
 {
 	const struct pc_report *r = p->r;
 
+	if (r->kind && !strcmp(r->kind, "run"))
+		return; /* scenarios: each file names its plugins */
 	pc__html_printf(&p->h, "<p id=\"host\">host: <b class=\"%s\">%s</b> ",
 			r->loaded ? "ok" : "failed",
 			r->loaded ? "loaded" : "rejected");
@@ -282,9 +284,12 @@ static void finding(struct page *p, const struct pc_finding *f)
 	pc__html_attr(&p->h, rule->id);
 	pc__html_puts(&p->h, ".md\">");
 	pc__html_str(&p->h, rule->id);
-	pc__html_puts(&p->h, "</a> <span class=\"spec\">[");
-	pc__html_str(&p->h, rule->spec);
-	pc__html_puts(&p->h, "]</span> ");
+	pc__html_puts(&p->h, "</a> ");
+	if (*rule->spec) {
+		pc__html_puts(&p->h, "<span class=\"spec\">[");
+		pc__html_str(&p->h, rule->spec);
+		pc__html_puts(&p->h, "]</span> ");
+	}
 	if (f->file && *f->file) {
 		pc__html_puts(&p->h, "<span class=\"loc\">");
 		text(p, f->file);
@@ -688,10 +693,14 @@ static void case_body(struct page *p, size_t i, const struct pc_case *k)
 	}
 	if (k->x)
 		exchange(p, k->x);
-	else if (k->system_out && *k->system_out) {
-		pc__html_puts(&p->h, "<h5>output</h5><pre class=\"system-out\">");
+	if (k->system_out && *k->system_out && (!k->x || k->group)) {
+		/* a scenario step's actual document: what its expectations
+		 * were matched against */
+		pc__html_printf(&p->h, "<details%s><summary>%s</summary><pre class=\"system-out\">",
+				k->x || k->nmarks ? "" : " open",
+				k->group ? "actual document" : "output");
 		text(p, k->system_out);
-		pc__html_puts(&p->h, "</pre>\n");
+		pc__html_puts(&p->h, "</pre></details>\n");
 	}
 	if (k->system_err && *k->system_err) {
 		pc__html_puts(&p->h, "<h5>host log</h5><pre class=\"host-log\">");
