@@ -418,7 +418,8 @@ static void latencies(struct page *p)
 			left_out(p, "The remaining latency charts are");
 			break;
 		}
-		pc__html_puts(&p->h, "<div class=\"hook-latency\"><h3>");
+		pc__html_printf(&p->h, "<div class=\"hook-latency\" id=\"latency-%zu\"><h3>",
+				i);
 		text(p, r->cases[i].classname);
 		pc__html_printf(&p->h, "</h3><p>%zu firings: p50 %lld ms, p95 %lld ms, timeout %lld ms \xc2\xb7 <a href=\"#case-%zu\">the case</a></p>\n",
 				l->n, l->p50_ms, l->p95_ms, l->timeout_ms, i);
@@ -708,7 +709,8 @@ static void case_body(struct page *p, size_t i, const struct pc_case *k)
 		pc__html_puts(&p->h, "</pre>\n");
 	}
 	if (k->latency)
-		latency_svg(p, k->latency);
+		pc__html_printf(&p->h, "<p><a href=\"#latency-%zu\">its latency against its timeout</a></p>\n",
+				i);
 	if (k->nmarks)
 		timeline(p, i, k);
 }
