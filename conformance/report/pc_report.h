@@ -4,8 +4,10 @@
  * for the plugin, the cases - one per static rule, per firing, per
  * scenario step, per install step - and the findings, each OWNED BY ONE
  * CASE. `check`, `lint`, `run`, `install-check` and the ChatCLI suite all
- * build one; every renderer (human, JSON, JUnit, TAP) and the exit code
- * are functions of it, so they cannot disagree.
+ * build one (and `turn`, kind "turn"); every renderer (human, JSON,
+ * JUnit, TAP, HTML) and the exit code are functions of it, so they cannot
+ * disagree. A case may also carry its exchange, latency samples and
+ * timeline as data (below), which the HTML page shows.
  *
  * Caller protocol:
  *   1. struct pc_report r = PC_REPORT_INIT; fill path, name, loads...;
@@ -229,9 +231,10 @@ struct pc_report {
 				    .plugcheck.yaml) */
 	const char *contract; /* "catalyst" (NULL means it) or "chatcli";
 				 static, not freed */
-	const char *kind;     /* NULL (a plugin report) or "run" (a scenario
-				 run: the JSON form is docs/scenarios.md's);
-				 static */
+	const char *kind;     /* NULL (a plugin report), "run" (a scenario
+				 run: the JSON form is docs/scenarios.md's)
+				 or "turn" (a `turn` session: only its HTML
+				 form is used); static */
 	bool strict;	      /* warnings fail */
 	bool incomplete;      /* interrupted, or part of the run was lost:
 				 what is here is all there is */
@@ -423,8 +426,8 @@ const char *pc_report_group_status(const struct pc_report *r, size_t g);
 const struct pc_finding **pc_report_findings(const struct pc_report *r,
 					     size_t *n);
 
-/* pc_report_fragment - the cases [from, to) (with their findings and the
- * groups they refer to) and r->incomplete as a new JSON text, caller
+/* pc_report_fragment - the cases [from, to) (with their findings, their
+ * exchanges, latencies and marks, and the groups they refer to) and r->incomplete as a new JSON text, caller
  * frees; for pc_report_merge in another process. */
 char *pc_report_fragment(const struct pc_report *r, size_t from, size_t to);
 /* pc_report_merge - append the cases of fragment `text` (`len` bytes, not

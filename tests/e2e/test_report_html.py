@@ -305,3 +305,20 @@ def test_turn_page(ctx):
     code, out, err = ctx.run("turn", script, d, "--workspace", ws, "--format", "json", "--html", page2)
     eq((code, json.loads(out)["hooks"]), (0, j["hooks"]))
     eq(len(re.findall(r'<rect class="mark hook ', open(page2).read())), len(j["hooks"]))
+
+
+def test_html_option_errors(ctx):
+    d = ctx.plugin("g", GUARD, GUARD_FILES)
+    page = os.path.join(ctx.tmp, "p.html")
+    for args, msg in [
+            (["--format", "html", "--html", page],
+             "--html: --format html writes the page already; drop --html, or give another --format"),
+            (["--html", "-"], "--html: name a file (standard output is for --format)"),
+            (["--format", "json", "--output", page, "--html", page],
+             "--html '%s' is the --output file too; name another file" % page)]:
+        code, out, err = ctx.run("check", d, *args)
+        eq((code, out, err), (2, "", "plugcheck check: %s\nRun `plugcheck check --help` for usage.\n" % msg))
+    code, out, err = ctx.run("run", run_file(ctx, d), "--html", ctx.tmp)
+    eq((code, out, err), (2, "", "plugcheck: cannot write --html '%s': it is a directory; fix: name a file, e.g. '%s/report'\n"
+                         % (ctx.tmp, ctx.tmp)))
+    assert not os.path.exists(page), "nothing ran, nothing written"
