@@ -55,28 +55,34 @@ static bool invisible(unsigned cp)
 	       (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
-/* One control character (C0, DEL, C1) as a visible mark. */
+/* One control character (C0, DEL, C1) as a visible mark: its ASCII
+ * abbreviation (the Control Pictures glyphs are missing from many
+ * fonts, and the page loads none), or [U+XXXX]. */
 static void control(struct pc__html *h, unsigned cp)
 {
+	static const char *const c0[32] = {
+		"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL",
+		"BS",  "HT",  "LF",  "VT",  "FF",  "CR",  "SO",  "SI",
+		"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB",
+		"CAN", "EM",  "SUB", "ESC", "FS",  "GS",  "RS",  "US"
+	};
 	char glyph[32], title[64];
 
 	if (cp == 0x1b) {
-		mark(h, "\xe2\x90\x9b",
+		mark(h, "ESC",
 		     "ESC (0x1b): a terminal escape, shown, not interpreted");
 		return;
 	}
-	if (cp < 0x20) { /* the Control Pictures block, U+2400 + cp */
-		snprintf(glyph, sizeof(glyph), "\xe2\x90%c",
-			 (char)(0x80 + cp));
-		snprintf(title, sizeof(title), "control byte 0x%02x", cp);
+	if (cp < 0x20) {
+		snprintf(title, sizeof(title), "%s (0x%02x)", c0[cp], cp);
+		mark(h, c0[cp], title);
 	} else if (cp == 0x7f) {
-		snprintf(glyph, sizeof(glyph), "\xe2\x90\xa1");
-		snprintf(title, sizeof(title), "DEL (0x7f)");
+		mark(h, "DEL", "DEL (0x7f)");
 	} else {
 		snprintf(glyph, sizeof(glyph), "[U+%04X]", cp);
 		snprintf(title, sizeof(title), "C1 control U+%04X", cp);
+		mark(h, glyph, title);
 	}
-	mark(h, glyph, title);
 }
 
 /* One valid scalar `cp` (bytes raw[0..k)). */
@@ -90,7 +96,7 @@ static void scalar(struct pc__html *h, unsigned cp, const char *raw, size_t k)
 		pc__html_write(h, raw, 1);
 		return;
 	case '\r':
-		mark(h, "\xe2\x90\x8d", "CR (0x0d)");
+		mark(h, "CR", "CR (0x0d)");
 		return;
 	case '<':
 		pc__html_puts(h, "&lt;");
@@ -133,7 +139,7 @@ void pc__html_text(struct pc__html *h, const char *s, size_t n,
 		if ((flags & PC_HTML_STORED) && i + 1 < n &&
 		    (unsigned char)s[i] == 0xc0 &&
 		    (unsigned char)s[i + 1] == 0x80) {
-			mark(h, "\xe2\x90\x80", "NUL (0x00)");
+			mark(h, "NUL", "NUL (0x00)");
 			i += 2;
 			continue;
 		}

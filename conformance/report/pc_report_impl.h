@@ -78,8 +78,8 @@ void pc__html_printf(struct pc__html *h, const char *fmt, ...)
  * quotes as entities; newline and tab kept; every other byte that has no
  * glyph or changes how the text reads made visible as a
  * <span class="vis" title="what it is">: C0 controls and DEL as their
- * Control Pictures (NUL U+2400, CR U+240D, ESC U+241B - so a terminal
- * escape is shown, never interpreted), C1 controls, U+FEFF ("[BOM]"),
+ * ASCII names ("NUL", "CR", "ESC" - so a terminal escape is shown, never
+ * interpreted), C1 controls, U+FEFF ("[BOM]"),
  * bidirectional and other format characters, separators and
  * noncharacters as "[U+XXXX]", each byte that is not valid UTF-8 as
  * "\xNN". `flags` PC_HTML_STORED: C0 80 is a NUL. */

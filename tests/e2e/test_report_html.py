@@ -201,7 +201,9 @@ def test_failing_check_page(ctx):
     stdin = json.loads(stream(case, "stdin"))
     eq((stdin["hook"], stdin["args"]["command"]), ("pre_bash", "echo hello"))
     eq(stream(case, "stdout"),
-       "<script>alert(1)</script>\u241b[31mred\u241b[0m\u240d\n[BOM]\\xff\u2400end")
+       "<script>alert(1)</script>ESC[31mredESC[0mCR\n[BOM]\\xffNULend")
+    pre = case.all(lambda n: n.tag == "pre" and n.attrs.get("data-stream") == "stdout")[0]
+    eq([v.text() for v in by_class(pre, "vis")], ["ESC", "ESC", "CR", "[BOM]", "\\xff", "NUL"])
     assert "plugcheck fire pre_bash " + d in by_class(case, "command")[0].text()
     eq(by_class(case, "leftover")[0].text(), "0")
     # the markup the hook printed is text, not an element
@@ -299,7 +301,7 @@ def test_turn_page(ctx):
     eq([n.text() for n in by_class(diffs[0], "del")], ['-   "command": "rm -rf /"'])
     eq([n.text() for n in by_class(diffs[0], "add")], ['+   "command": "echo safe"'])
     # the hook's stderr escape and markup are text in its exchange
-    assert "\u241b[31mred <i>x</i>\u240d" in stream(hooks[0], "stderr")
+    assert "ESC[31mred <i>x</i>CR" in stream(hooks[0], "stderr")
     # --html beside --format json: the same page
     page2 = os.path.join(ctx.tmp, "turn2.html")
     code, out, err = ctx.run("turn", script, d, "--workspace", ws, "--format", "json", "--html", page2)
