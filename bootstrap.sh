@@ -18,10 +18,11 @@ run_pkgs="bubblewrap strace python3"
 # cpack -G DEB: dpkg-shlibdeps (dpkg-dev) and file (CPackDeb)
 package_pkgs="dpkg-dev file"
 # the tests (python3-yaml: action.yml in test_dist; groff-base: the man
-# page in test_man), the benchmarks (time) and fuzz/run: clang,
+# page in test_man; chromium, headless: the HTML report in
+# test_report_html), the benchmarks (time) and fuzz/run: clang,
 # libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and llvm-14
 # (llvm-symbolizer)
-test_pkgs="libcmocka-dev bash libxml2-utils python3-jsonschema python3-yaml libcurl4-openssl-dev curl openssl shellcheck git clang libclang-rt-14-dev llvm-14 time groff-base"
+test_pkgs="libcmocka-dev bash libxml2-utils python3-jsonschema python3-yaml libcurl4-openssl-dev curl openssl shellcheck git clang libclang-rt-14-dev llvm-14 time groff-base chromium"
 case "${1:-}" in
 "" | --deps) pkgs="$build_pkgs $run_pkgs $package_pkgs $test_pkgs" ;;
 --build-deps) pkgs="$build_pkgs $run_pkgs" ;;

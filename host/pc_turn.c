@@ -107,6 +107,16 @@ static void fire(struct run *r, struct pc_plugin *p, enum pc_hook_point point,
 	if (hr->modify)
 		cJSON_AddItemToObject(e, "modify",
 				      cJSON_Duplicate(hr->modify, 1));
+	if (r->o->on_hook) {
+		struct pc_turn_firing fi = {
+			.event = (size_t)cJSON_GetArraySize(r->t->transcript) - 1,
+			.point = point, .plugin = p->name,
+			.tool = tool ? tool : "", .args = args,
+			.result = result, .hr = hr, .x = &x
+		};
+
+		r->o->on_hook(r->o->on_hook_ctx, &fi);
+	}
 	take_exchange(r, &x);
 	pc_exchange_release(&x);
 }

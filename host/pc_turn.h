@@ -60,6 +60,26 @@ typedef int (*pc_turn_model_fn)(void *ctx, const cJSON *messages,
 				const cJSON *tools, cJSON **reply,
 				struct pc_err *err);
 
+/* One hook firing of a turn, as the host ran it, for a recorder
+ * (pc_turn_opts.on_hook; plugcheck's own, the host has none). Everything
+ * is borrowed for the call. */
+struct pc_turn_firing {
+	size_t event;		       /* the index of its "hook" event in
+					  t->transcript */
+	enum pc_hook_point point;
+	const char *plugin;	       /* its plugin's name */
+	const char *tool;	       /* tool hooks: the tool, else "" */
+	const cJSON *args;	       /* what the hook was given, before its
+					  own modify is merged; NULL: none */
+	const cJSON *result;	       /* post hooks: the tool result */
+	const struct pc_hook_result *hr; /* its verdict */
+	const struct pc_exchange *x;   /* everything that crossed the pipes */
+};
+
+/* pc_turn_hook_fn - called after each hook firing's event is appended,
+ * before the host acts on the verdict. Must not change the turn. */
+typedef void (*pc_turn_hook_fn)(void *ctx, const struct pc_turn_firing *f);
+
 /* R6.4 approval modes. */
 enum pc_turn_approval {
 	PC_TURN_APPROVAL_NEVER = 0,   /* no prompts (plugcheck's default) */
@@ -84,6 +104,10 @@ struct pc_turn_opts {
 	bool user_denies;		/* a required prompt is refused */
 	int64_t bash_timeout_ms;	/* 0: 120000 */
 	int max_requests;		/* 0: 25 model requests per turn */
+	pc_turn_hook_fn on_hook;	/* NULL, or told every hook firing
+					   (plugcheck's recorder: the page's
+					   timeline, docs/report.md) */
+	void *on_hook_ctx;
 };
 
 #define PC_TURN_OPTS_INIT                                                    \
@@ -92,7 +116,8 @@ struct pc_turn_opts {
 		.model_ctx = NULL, .model_name = NULL, .images = 0,          \
 		.vision = false, .compact = false,                           \
 		.approval = PC_TURN_APPROVAL_NEVER, .user_denies = false,    \
-		.bash_timeout_ms = 0, .max_requests = 0                      \
+		.bash_timeout_ms = 0, .max_requests = 0, .on_hook = NULL,    \
+		.on_hook_ctx = NULL                                          \
 	}
 
 struct pc_turn {

@@ -16,6 +16,10 @@ bool cli_is_rule(const char *v);
 	{ .name = "output", .kind = PC_OPT_VALUE, .metavar = "FILE",        \
 	  .help = "write the report (in --format) to FILE; the human\n"     \
 		  "summary still goes to standard output (- is stdout)" }
+#define CLI_OPT_HTML                                                          \
+	{ .name = "html", .kind = PC_OPT_VALUE, .metavar = "FILE",          \
+	  .help = "also write the report as one self-contained HTML page\n" \
+		  "to FILE (docs/report.md), beside --format" }
 #define CLI_OPT_STRICT                                                        \
 	{ .name = "strict", .kind = PC_OPT_FLAG,                            \
 	  .help = "warnings fail the run too" }

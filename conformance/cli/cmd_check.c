@@ -20,8 +20,9 @@
 extern char **environ;
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_FORMAT("human|json|junit|tap|html"),
 	CLI_OPT_OUTPUT,
+	CLI_OPT_HTML,
 	CLI_OPT_STRICT,
 	CLI_OPT_IGNORE,
 	{ .name = "repeat", .kind = PC_OPT_VALUE, .metavar = "N",

@@ -37,6 +37,7 @@
 #include "pc_host.h"
 #include "pc_manifest.h"
 #include "pc_oauth_login.h"
+#include "pc_report.h"
 
 enum pc_fire_kind {
 	PC_FIRE_HOOK,
@@ -112,6 +113,9 @@ struct pc_fire {
 	struct pc_oauth_login login; /* PC_FIRE_OAUTH_FLOW */
 	const char *name;	  /* hook/tool/command/action name (borrowed) */
 	bool passed;		  /* allowed / ok */
+	/* the inputs as given to pc_fire_exchange (owned; NULL: the
+	 * point's default), for pc_fire_command */
+	char *in_args, *in_result, *in_tool;
 	/* private to pc_fire_run: */
 	struct pc_plugin *own_plugin;
 	struct pc_host host;
@@ -183,6 +187,23 @@ char *pc_fire_log_text(const struct pc_fire *f);
 /* pc_fire_verdict - one line: "allow (ok) reason: ...", "ok (ok): out",
  * "failed (timeout): ..." (a new string, caller frees). */
 char *pc_fire_verdict(const struct pc_fire *f);
+
+/* PC_FIRE_COMMAND_ARGS_MAX - the longest args text pc_fire_command puts
+ * on the command line itself (bytes); longer ones go through
+ * --args-file. */
+#define PC_FIRE_COMMAND_ARGS_MAX 4096u
+
+/* pc_fire_command - the shell command that fires the exchange `f` again:
+ * "plugcheck fire POINT PATH" with --tool, --args (or, for args over
+ * PC_FIRE_COMMAND_ARGS_MAX bytes, "--args-file ARGS.json" and a comment
+ * saying they are the stdin's args) and --result as given, and
+ * --sandbox when `sandbox`; every word shell-quoted. New string. */
+char *pc_fire_command(const struct pc_fire *f, bool sandbox);
+/* pc_fire_xchg - the report's record of `f` (pc_report.h): the exchange
+ * facts (pc_xchg_from_exchange), the point, pc_fire_verdict and
+ * pc_fire_command(f, sandbox). New; the caller owns it (or gives it to a
+ * case with pc_report_set_xchg). */
+struct pc_xchg *pc_fire_xchg(const struct pc_fire *f, bool sandbox);
 
 /* pc_fire_default_args - realistic `args` JSON text the host sends at hook
  * point `point` (spec R4.6), or NULL for points that never get args. */

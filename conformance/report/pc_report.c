@@ -18,6 +18,7 @@ static const char *const format_names[] = {
 	[PC_REPORT_JSON] = "json",
 	[PC_REPORT_JUNIT] = "junit",
 	[PC_REPORT_TAP] = "tap",
+	[PC_REPORT_HTML] = "html",
 };
 
 int pc_report_format_parse(const char *s)
@@ -389,6 +390,7 @@ const struct pc_finding **pc_report_findings(const struct pc_report *r,
 
 static void release_case(struct pc_case *c)
 {
+	pc_case_release_structured(c);
 	free(c->classname);
 	free(c->name);
 	free(c->message);
@@ -504,6 +506,9 @@ int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,
 		break;
 	case PC_REPORT_TAP:
 		pc__report_tap(r, out);
+		break;
+	case PC_REPORT_HTML:
+		pc__report_html(r, out);
 		break;
 	default:
 		return PC_EINVAL;

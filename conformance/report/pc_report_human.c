@@ -108,33 +108,26 @@ static void verdicts(const struct pc_report *r, const struct ctx *x)
 	}
 }
 
-/* An unsuppressed finding, with the highest severity of its kind. */
-struct item {
-	const struct pc_finding *f;
-	enum pc_severity group_sev;
-	size_t index;
-};
-
 /* The length of the kind prefix of `id`: "PC-HOOK" of "PC-HOOK-002". */
-static size_t kind_len(const char *id)
+size_t pc__report_kind_len(const char *id)
 {
 	const char *dash = strrchr(id, '-');
 
 	return dash ? (size_t)(dash - id) : strlen(id);
 }
 
-static bool same_kind(const char *a, const char *b)
+bool pc__report_same_kind(const char *a, const char *b)
 {
-	size_t n = kind_len(a);
+	size_t n = pc__report_kind_len(a);
 
-	return n == kind_len(b) && !strncmp(a, b, n);
+	return n == pc__report_kind_len(b) && !strncmp(a, b, n);
 }
 
 static int cmp_item(const void *pa, const void *pb)
 {
-	const struct item *a = pa, *b = pb;
+	const struct pc__report_item *a = pa, *b = pb;
 	const char *ia = a->f->rule->id, *ib = b->f->rule->id;
-	size_t na = kind_len(ia), nb = kind_len(ib);
+	size_t na = pc__report_kind_len(ia), nb = pc__report_kind_len(ib);
 	int d;
 
 	if (a->group_sev != b->group_sev)
@@ -150,17 +143,17 @@ static int cmp_item(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* The unsuppressed findings in display order; *n gets their number. */
-static struct item *sorted_items(const struct pc_report *r, size_t *n)
+struct pc__report_item *pc__report_sorted(const struct pc_report *r, size_t *n)
 {
 	size_t total;
 	const struct pc_finding **all = pc_report_findings(r, &total);
-	struct item *v = pc_xcalloc(total + 1, sizeof(*v));
+	struct pc__report_item *v = pc_xcalloc(total + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; i < total; i++)
 		if (!all[i]->suppressed)
-			v[(*n)++] = (struct item){ all[i], PC_SEV_NOTE, i };
+			v[(*n)++] = (struct pc__report_item){ all[i],
+							      PC_SEV_NOTE, i };
 	free(all);
 	/* The highest severity of each kind, through a table of the kinds
 	 * seen (a few dozen at most: O(findings x kinds)); a pairwise scan
@@ -175,7 +168,7 @@ static struct item *sorted_items(const struct pc_report *r, size_t *n)
 		const char *id = v[i].f->rule->id;
 		size_t k = 0;
 
-		while (k < nk && !same_kind(kinds[k].id, id))
+		while (k < nk && !pc__report_same_kind(kinds[k].id, id))
 			k++;
 		if (k == nk)
 			kinds[nk++] = (struct kind){ id, PC_SEV_NOTE };
@@ -212,18 +205,18 @@ static void finding(const struct pc_finding *f, const struct ctx *x)
 static void findings(const struct pc_report *r, const struct ctx *x)
 {
 	size_t n;
-	struct item *v = sorted_items(r, &n);
+	struct pc__report_item *v = pc__report_sorted(r, &n);
 
 	if (!n)
 		fputs("\nno findings\n", x->out);
 	for (size_t i = 0; i < n; i++) {
 		const char *id = v[i].f->rule->id;
 
-		if (!i || !same_kind(v[i - 1].f->rule->id, id)) {
+		if (!i || !pc__report_same_kind(v[i - 1].f->rule->id, id)) {
 			fputc('\n', x->out);
 			if (x->color)
 				fputs(BOLD, x->out);
-			fwrite(id, 1, kind_len(id), x->out);
+			fwrite(id, 1, pc__report_kind_len(id), x->out);
 			if (x->color)
 				fputs(RESET, x->out);
 			fputc('\n', x->out);

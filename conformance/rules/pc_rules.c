@@ -357,6 +357,9 @@ const struct pc_rule pc_rules[] = {
 	{ "PC-TOOL-011", PC_SEV_WARNING, "tool crashes on invalid arguments",
 	  "validate arguments and answer {\"ok\":false,\"output\":\"...\"} instead of crashing",
 	  "R6.2" },
+	{ "PC-TURN-001", PC_SEV_ERROR, "a turn did not go as scripted",
+	  "see the timeline: a hook denied or failed, the model script ran out or has replies left over, or --enable/--disable named no plugin; fix the plugin or the script (docs/turn.md)",
+	  "R4.6" },
 };
 const size_t pc_nrules = sizeof(pc_rules) / sizeof(pc_rules[0]);
 

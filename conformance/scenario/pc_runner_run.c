@@ -22,6 +22,7 @@ struct step_res {
 	char *exchange; /* the actual document, pretty JSON, or NULL */
 	double time_ms;
 	size_t line, col;
+	struct pc_case rec; /* its exchange or timeline (struct run's) */
 };
 
 struct steps {
@@ -35,6 +36,7 @@ static void steps_release(struct steps *st)
 		free(st->v[i].name);
 		free(st->v[i].message);
 		free(st->v[i].exchange);
+		pc_case_release_structured(&st->v[i].rec);
 	}
 	free(st->v);
 	st->v = NULL;
@@ -129,9 +131,12 @@ static bool run_once(const struct pc_run_item *it, const struct pc_run_opts *o,
 			if (doc)
 				st->v[st->n - 1].exchange = cJSON_Print(doc);
 			cJSON_Delete(doc);
+			st->v[st->n - 1].rec = r.rec;
+			memset(&r.rec, 0, sizeof(r.rec));
 			failed = !ok;
 		}
 		pc__run_teardown(&r);
+		pc_case_release_structured(&r.rec);
 		pc_strvec_release(&r.env);
 	}
 	if (r.ws)
@@ -182,17 +187,18 @@ static size_t skipped_group(struct pc_report *rep, const struct pc_run_item *it,
 
 /* The steps of one run as the cases of group `g`. */
 static void add_steps(struct pc_report *rep, const struct pc_run_item *it,
-		      size_t g, const struct steps *st)
+		      size_t g, struct steps *st)
 {
 	char *cls = scenario_class(it->file);
 
 	for (size_t i = 0; i < st->n; i++) {
-		const struct step_res *x = &st->v[i];
+		struct step_res *x = &st->v[i];
 		char *name = pc_xasprintf("%s / %s", it->scenario->name, x->name);
 		size_t c = pc_report_add_case(rep, cls, name, x->exchange,
 					      x->time_ms / 1000.0);
 
 		rep->cases[c].group = g;
+		pc_report_take_structured(rep, c, &x->rec);
 		if (x->status == S_SKIP) {
 			pc_report_skip(rep, c, x->message);
 		} else if (x->status == S_FAIL) {

@@ -104,6 +104,8 @@ void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f)
 		free(s->r->cases[c].system_out);
 		s->r->cases[c].system_out = out;
 		s->r->cases[c].time_s = (double)f->x.proc.wall_ms / 1000.0;
+		pc_report_set_xchg(s->r, c,
+				   pc_fire_xchg(f, s->o->sandbox != NULL));
 		if (f->x.log.nr) {
 			char *log = pc_fire_log_text(f);
 

@@ -50,8 +50,8 @@ void pc__suite_find(struct pc__suite *s, size_t c, const char *id,
 		    const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* pc__suite_end - case `c` is done: `f` (may be NULL) gives its
- * system_out (the exchange as `plugcheck fire` shows it), time and
- * system_err (host log); after an interrupt it is skipped as not judged.
+ * system_out (the exchange as `plugcheck fire` shows it), its structured
+ * exchange (pc_fire_xchg), time and system_err (host log); after an interrupt it is skipped as not judged.
  * In a worker the finished cases go to the parent. */
 void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f);
 /* pc__suite_skip - a skipped case with the reason `why`. */
