@@ -173,11 +173,15 @@ def test_every_format_and_the_exit_code_agree(ctx):
     eq(out["json"]["scenarios"][0]["status"], "fail")
     agree(code, out, "run")
     # a warning fails only with --strict: every format follows
-    warn = ctx.plugin("warn", {"name": "warn", "version": "1.0.0",
-                               "hooks": {"pre_bash": {"script": "h.sh", "timeout_ms": 0}}},
+    # (PC-MAN-001, static: a timed-out hook is not deterministic enough to
+    # compare three runs - timeout_ms 0 races the script's exit, and
+    # PC-PROC-001/PC-IO-004 came and went between runs: a flaky test)
+    warn = ctx.plugin("warn", {"name": "warn-renamed", "version": "1.0.0",
+                               "hooks": {"pre_bash": {"script": "h.sh"}}},
                       {"h.sh": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n"})
     code, out = run_formats(ctx, "check", warn, "--repeat", "1", "--strict",
                             "--ignore", "PC-HOOK-010")
+    eq(code, 1, "--strict fails on the PC-MAN-001 warning")
     agree(code, out, "check --strict")
     code, out = run_formats(ctx, "check", warn, "--repeat", "1", "--ignore", "PC-HOOK-010")
     eq((code, out["json"]["summary"]["failed_cases"]), (0, 0), "not strict")
