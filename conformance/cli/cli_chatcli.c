@@ -413,8 +413,9 @@ static void print_call_human(const struct fired *f)
 	cJSON_Delete(a);
 }
 
-int pc_chatcli_fire(const struct pc_args *a)
+static int chatcli_fire(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
 	struct pc_chatcli_tool_calls calls = PC_CHATCLI_TOOL_CALLS_INIT;
@@ -513,4 +514,10 @@ int pc_chatcli_fire(const struct pc_args *a)
 	pc_chatcli_tool_calls_release(&calls);
 	pc_chatcli_argv_release(&av);
 	return rc;
+}
+
+int pc_chatcli_fire(const struct pc_args *a)
+{
+	/* in a worker: `kill -9 $PPID` in the plugin reaches it, not us */
+	return pc_cli_isolated("fire call", chatcli_fire, (void *)a);
 }

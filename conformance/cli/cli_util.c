@@ -153,9 +153,23 @@ static int write_bounded(int fd, const char *p, size_t n)
 	return 0;
 }
 
+int pc_cli_stdout_failed(int err)
+{
+	static bool said;
+
+	if (!said)
+		fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
+			err == ETIMEDOUT ? "its reader stopped reading"
+					 : strerror(err ? err : EIO));
+	said = true;
+	return PC_EXIT_INTERNAL;
+}
+
 /* A write that failed: say which file and why. */
 static int write_failed(const char *what, int err)
 {
+	if (!strcmp(what, "standard output"))
+		return pc_cli_stdout_failed(err);
 	fprintf(stderr, "plugcheck: cannot write %s: %s\n", what,
 		err == ETIMEDOUT ? "its reader stopped reading"
 				 : strerror(err ? err : EIO));

@@ -499,6 +499,28 @@ static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
 		pc_turn_run(t, &c->o, "hello", &err);
 }
 
+/* The turns and their report, in the worker (pc_cli_isolated): a plugin
+ * that kills or stops its parent reaches the worker, not plugcheck. */
+struct turn_job {
+	struct turn_cli *c;
+	struct pc_turn *t;
+	char **paths;
+	size_t npaths;
+	struct pc_plugin ***ps;
+	struct pc_mock *m;
+	struct pc_turn_rec *rec;
+	struct pc_cli_out *out;
+};
+
+static int turn_job_run(void *ctx)
+{
+	struct turn_job *j = ctx;
+
+	run_steps(j->c, j->t, j->paths, j->npaths, j->ps);
+	pc_turn_shutdown(j->t, &j->c->o);
+	return report(j->c, j->paths, j->npaths, j->t, j->m, j->rec, j->out);
+}
+
 static int run(const struct pc_args *a)
 {
 	struct turn_cli c = { .o = PC_TURN_OPTS_INIT, .fmt = PC_FMT_HUMAN };
@@ -552,9 +574,12 @@ static int run(const struct pc_args *a)
 	c.o.model_ctx = m;
 	c.o.on_hook = pc_turn_rec_hook; /* the page's timeline */
 	c.o.on_hook_ctx = &rec;
-	run_steps(&c, &t, paths, (size_t)npaths, &ps);
-	pc_turn_shutdown(&t, &c.o);
-	rc = report(&c, paths, (size_t)npaths, &t, m, &rec, &out);
+	{
+		struct turn_job job = { &c, &t, paths, (size_t)npaths, &ps, m,
+					&rec, &out };
+
+		rc = pc_cli_isolated("turn", turn_job_run, &job);
+	}
 	pc_cli_out_close(&out);
 out:
 	pc_turn_rec_release(&rec);

@@ -159,8 +159,7 @@ static int flushed(int rc)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
-		strerror(errno ? errno : EIO));
+	pc_cli_stdout_failed(errno);
 	return rc == PC_EXIT_USAGE ? rc : PC_EXIT_INTERNAL;
 }
 

@@ -95,5 +95,22 @@ void pc_cli_trap_interrupts(void);
 volatile sig_atomic_t *pc_cli_stop_flag(void);
 /* pc_cli_interrupted - true once pc_cli_trap_interrupts' handler ran. */
 bool pc_cli_interrupted(void);
+/* pc_cli_stdout_failed - say "plugcheck: cannot write standard output:
+ * REASON" (strerror of `err`, EIO for 0) on stderr, once per process
+ * however many writes failed; returns PC_EXIT_INTERNAL (70). */
+int pc_cli_stdout_failed(int err);
+/* pc_cli_isolated - run `body(ctx)` in a worker process of the pool
+ * (pc_pool.h) and return its exit code: the plugins it runs find the
+ * worker as their parent, never the plugcheck process, so `kill -9
+ * $PPID` or `kill -STOP $PPID` in a plugin can neither kill nor freeze
+ * `fire` or `turn` (issue 21). What the body prints goes to the same
+ * stdout and stderr; memory it changes stays in the worker. A stopped
+ * worker is resumed (a note on stderr; a body's 0 becomes 1, as the real
+ * host would have frozen there); a worker
+ * killed or signalled, or one that cannot start, gives a line on stderr
+ * naming `what` and what happened, and PC_EXIT_INTERNAL (70). Every
+ * process the worker left is killed before it returns. Ctrl-C stops the
+ * body through pc_cli_stop_flag(). */
+int pc_cli_isolated(const char *what, int (*body)(void *ctx), void *ctx);
 
 #endif

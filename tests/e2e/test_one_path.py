@@ -249,6 +249,8 @@ def test_write_errors_are_loud(ctx):
         err = p.stderr.decode()
         assert p.returncode not in (0, 1), (args, p.returncode, err)
         assert "cannot write standard output: No space left on device" in err, (args, err)
+        # said once, not by each layer that saw the failed write (trial)
+        eq(err.count("cannot write standard output"), 1, (args, err))
     for bad in (os.path.join(ctx.tmp, "no", "such", "r.xml"), ctx.tmp):
         code, out, err = ctx.run("check", d, "--output", bad)
         eq(code, 2, err)
