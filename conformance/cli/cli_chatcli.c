@@ -191,8 +191,9 @@ static void release(struct copts *c, struct pc_chatcli_dir *d,
 	pc_report_release(r);
 }
 
-int pc_chatcli_lint(const struct pc_args *a)
+static int chatcli_lint(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
@@ -216,8 +217,9 @@ int pc_chatcli_lint(const struct pc_args *a)
 	return rc;
 }
 
-int pc_chatcli_check(const struct pc_args *a)
+static int chatcli_check(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
@@ -520,4 +522,16 @@ int pc_chatcli_fire(const struct pc_args *a)
 {
 	/* in a worker: `kill -9 $PPID` in the plugin reaches it, not us */
 	return pc_cli_isolated("fire call", chatcli_fire, (void *)a);
+}
+
+/* The probes and calls run in a worker (pc_cli_isolated): a plugin that
+ * kills or stops its parent reaches it, not plugcheck. */
+int pc_chatcli_lint(const struct pc_args *a)
+{
+	return pc_cli_isolated("lint", chatcli_lint, (void *)a);
+}
+
+int pc_chatcli_check(const struct pc_args *a)
+{
+	return pc_cli_isolated("check", chatcli_check, (void *)a);
 }

@@ -5,20 +5,38 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pc_cli.h"
 #include "pc_exit.h"
+#include "pc_fs.h"
 #include "pc_pool.h"
 
 struct isolated {
 	const char *what;
+	const char *dir; /* the worker's own temporary directories go here */
 	int (*body)(void *ctx);
 	void *ctx;
 	int rc;	     /* the body's exit code, once the worker sent it */
 	bool got_rc;
 	bool stopped; /* a plugin stopped the worker (resumed) */
 };
+
+/* worker_init - plugcheck's own temporary directories of the worker go
+ * into is->dir, which the pool removes, with every process whose
+ * environment names it (a throwaway HOME inside it), when the worker
+ * ends however it ends. */
+static int worker_init(void *ctx, struct pc_pool_worker *w)
+{
+	struct isolated *is = ctx;
+
+	if (is->dir) {
+		pc_fs_set_tmp_root(is->dir);
+		pc_pool_mark(w, is->dir);
+	}
+	return 0;
+}
 
 static void run(void *ctx, struct pc_pool_worker *w, size_t unit)
 {
@@ -89,10 +107,13 @@ static void event(void *ctx, size_t unit, const struct pc_pool_event *ev)
 
 int pc_cli_isolated(const char *what, int (*body)(void *ctx), void *ctx)
 {
-	static const struct pc_pool_ops ops = { .run = run,
+	static const struct pc_pool_ops ops = { .worker_init = worker_init,
+						.run = run,
 						.merge = merge,
 						.event = event };
-	struct isolated is = { what, body, ctx, PC_EXIT_INTERNAL, false, false };
+	char *dir = pc_fs_mkdtemp("worker");
+	struct isolated is = { what, dir, body, ctx, PC_EXIT_INTERNAL, false,
+			       false };
 	struct pc_pool_opts o = { .jobs = 1,
 				  .nunits = 1,
 				  .ops = &ops,
@@ -100,9 +121,16 @@ int pc_cli_isolated(const char *what, int (*body)(void *ctx), void *ctx)
 				  .stop = pc_cli_stop_flag() };
 	struct pc_err err = PC_ERR_INIT;
 
+	int rc;
+
 	fflush(stdout); /* a worker must not print the parent's buffer again */
 	fflush(stderr);
-	if (pc_pool_run(&o, &err) && !is.got_rc) {
+	rc = pc_pool_run(&o, &err);
+	if (dir) {
+		pc_fs_rm_rf(dir);
+		free(dir);
+	}
+	if (rc && !is.got_rc) {
 		fprintf(stderr, "plugcheck: %s: %s\n", what, err.msg);
 		return PC_EXIT_INTERNAL;
 	}

@@ -51,3 +51,22 @@ def test_a_hook_cannot_kill_stop_or_signal_fire_or_turn(ctx):
                 # the worker was resumed: the exchange went on to its answer
                 assert "after" in out, (cmd, out)
             eq(os.listdir(tmpd), [], (sig, cmd))
+
+
+def test_a_chatcli_plugin_cannot_kill_lint_or_check(ctx):
+    # ChatCLI lint and check run the probes in a worker too: before, a
+    # --metadata that ran `kill -9 $PPID` killed plugcheck (exit 137)
+    d = os.path.join(ctx.tmp, "plugins")
+    os.makedirs(d)
+    p = os.path.join(d, "@k")
+    with open(p, "w") as f:
+        f.write("#!/bin/sh\nkill -9 $PPID\necho x\n")
+    os.chmod(p, 0o755)
+    tmpd = os.path.join(ctx.tmp, "tmp")
+    os.mkdir(tmpd)
+    for cmd in ("lint", "check"):
+        rc, out, err = run(ctx, tmpd, cmd, p)
+        eq((rc, err), (70, "plugcheck: %s: the process running the plugin was killed (as with "
+                           "`kill -9 $PPID`): the real host would die there; the exchange was "
+                           "cut short\n" % cmd), cmd)
+        eq(os.listdir(tmpd), [], cmd)
