@@ -51,6 +51,16 @@ static void esc_block(FILE *out, unsigned cp, const char *raw, size_t n)
 		esc_line(out, cp, raw, n);
 }
 
+/* A multi-line message (a scenario step's expected/actual lines) under a
+ * finding: its lines indented under the first. */
+static void esc_indented(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '\n')
+		fputs("\n      ", out);
+	else
+		esc_line(out, cp, raw, n);
+}
+
 static void put(const struct ctx *x, const char *s)
 {
 	pc__report_escape(x->out, s, esc_line);
@@ -191,12 +201,15 @@ static void finding(const struct pc_finding *f, const struct ctx *x)
 
 	fputs("  ", x->out);
 	paint(x, sev_color(rule->severity), pc_severity_name(rule->severity));
-	fprintf(x->out, " %s [%s] ", rule->id, rule->spec);
-	if (loc && *loc) {
+	fprintf(x->out, " %s ", rule->id);
+	if (*rule->spec)
+		fprintf(x->out, "[%s] ", rule->spec);
+	/* a located message (FILE:LINE:COL: ...) names its file already */
+	if (loc && *loc && strncmp(f->message, loc, strlen(loc))) {
 		put(x, loc);
 		fputs(": ", x->out);
 	}
-	put(x, f->message);
+	pc__report_escape(x->out, f->message, esc_indented);
 	fputs("\n      fix: ", x->out);
 	put(x, rule->fix);
 	fputc('\n', x->out);
@@ -327,18 +340,26 @@ static void failed_steps(const struct pc_report *r, size_t g,
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pc_case *c = &r->cases[i];
 
+		bool suppressed = false;
+
+		for (size_t f = 0; f < c->findings.nr; f++)
+			suppressed |= c->findings.v[f].suppressed;
 		if (c->group != g || !strcmp(c->name, s->name) ||
-		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL))
+		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL &&
+		     !suppressed))
 			continue;
 		fputs("  step ", x->out);
 		put(x, pc__report_step_name(s, c->name));
 		fputs(":\n", x->out);
 		for (size_t f = 0; f < c->findings.nr; f++) {
-			if (c->findings.v[f].suppressed)
-				continue;
-			fputs("    ", x->out);
-			pc__report_escape(x->out, c->findings.v[f].message,
-					  esc_block);
+			const struct pc_finding *k = &c->findings.v[f];
+
+			/* a suppressed failure is shown as such (README
+			 * "--ignore": shown as suppressed), never hidden */
+			fputs(k->suppressed ? "    suppressed " : "    ", x->out);
+			if (k->suppressed)
+				fprintf(x->out, "%s: ", k->rule->id);
+			pc__report_escape(x->out, k->message, esc_block);
 			fputc('\n', x->out);
 		}
 	}

@@ -613,8 +613,9 @@ static void find_tests(const char *dir, struct pc_strvec *out, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		p = pc_fs_join(dir, e->d_name);
-		if (n > 15 && !strcmp(e->d_name + n - 15, ".plugcheck.yaml") &&
-		    pc_fs_is_file(p))
+		/* whatever it is: a FIFO, a directory or a dangling symlink
+		 * with the name becomes a located error, never a silent skip */
+		if (n > 15 && !strcmp(e->d_name + n - 15, ".plugcheck.yaml"))
 			pc_strvec_push(out, p);
 		else if (pc_fs_is_dir(p))
 			find_tests(p, out, depth + 1);
