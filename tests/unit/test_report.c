@@ -1431,7 +1431,7 @@ static void internal_case_is_shown_not_called_interrupted(void **state)
 		"host: loaded p (p)\n"
 		"\n"
 		"PC-INT\n"
-		"  error PC-INT-001 [] tool b: plugcheck: the worker process died of signal 9\n"
+		"  error PC-INT-001 tool b: plugcheck: the worker process died of signal 9\n"
 		"      fix: run the check again; if it repeats, report it with the case named here (plugcheck's worker process died, or could not be started)\n"
 		"\n"
 		"cases: 2 run, 1 failed, 0 skipped\n"
