@@ -139,10 +139,8 @@ static int show(const struct pc_args *a, const struct pc_fire_opts *o,
 	const char *fmt = pc_args_value(a, "format");
 	bool json = fmt && !strcmp(fmt, "json");
 
-	if (rc == PC_EUSAGE) {
-		fprintf(stderr, "plugcheck: %s\n", err->msg);
-		return PC_EXIT_USAGE;
-	}
+	if (rc == PC_EUSAGE)
+		return pc_cli_usage_error("fire", "%s", err->msg);
 	if (rc == PC_EMANIFEST) {
 		if (json)
 			pc_cli_print_json(pc_fire_json(f));

@@ -120,14 +120,14 @@ static int pick(const struct pc_cmd *cmd, struct pc_args *a)
 			snprintf(flag, sizeof(flag), "--%s", o->name);
 			snprintf(drop, sizeof(drop), "--%s", o->name);
 		}
-		fprintf(stderr,
-			"plugcheck: %s: %s is for %s plugins only; '%s' is a %s plugin%s; fix: drop %s\n",
-			cmd->name, flag,
+		return pc_cli_usage_error(
+			cmd->name,
+			"%s is for %s plugins only; '%s' is a %s plugin%s; fix: drop %s",
+			flag,
 			a->contract == &pc_contract_catalyst ? "ChatCLI"
 							     : "Catalyst Code",
 			path ? path : "PATH", a->contract->title,
 			o->why_not ? o->why_not : "", drop);
-		return PC_EXIT_USAGE;
 	}
 	return 0;
 }
