@@ -195,12 +195,44 @@ static bool print_life(const cJSON *e, const char *type)
 	return true;
 }
 
+/* The events of a subagent run (pc_turn_sub.c); false for other types. */
+static bool print_sub(const cJSON *e, const char *type)
+{
+	const char *id = s_of(e, "run_id");
+
+	if (!strcmp(type, "subagent_start"))
+		printf("  subagent %s %s (depth %d): %s\n", id, s_of(e, "agent"),
+		       (int)pc_serde_get(e, "depth")->valuedouble,
+		       s_of(e, "task"));
+	else if (!strcmp(type, "subagent_message")) {
+		/* the assistant's prose is its `assistant` event already */
+		if (strcmp(s_of(e, "role"), "assistant"))
+			printf("  [%s] %s: %s\n", id, s_of(e, "role"),
+			       s_of(e, "content"));
+	}
+	else if (!strcmp(type, "subagent_tool_call"))
+		printf("  [%s] call %s\n", id, s_of(e, "name"));
+	else if (!strcmp(type, "subagent_tool_result"))
+		printf("  [%s] result %s (%s):\n    %s\n", id, s_of(e, "name"),
+		       cJSON_IsTrue(pc_serde_get(e, "ok")) ? "ok" : "failed",
+		       s_of(e, "result"));
+	else if (!strcmp(type, "subagent_done"))
+		printf("  subagent %s %s: %s\n", id, s_of(e, "state"),
+		       s_of(e, "summary"));
+	else
+		return false;
+	return true;
+}
+
 static void print_event(const cJSON *e)
 {
 	const char *type = s_of(e, "type");
 
-	if (print_life(e, type))
+	if (print_life(e, type) || print_sub(e, type))
 		return;
+	/* a hook, request or approval inside a subagent run */
+	if (*s_of(e, "run_id"))
+		printf("  [%s]", s_of(e, "run_id"));
 	if (!strcmp(type, "hook"))
 		printf("  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
 		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
