@@ -22,7 +22,7 @@ const char *const pc_lint_rules[] = {
 	"PC-TOOL-002", "PC-TOOL-003",	"PC-TOOL-004",	 "PC-TOOL-005",
 	"PC-CMD-001",  "PC-CMD-002",	"PC-SCRIPT-001", "PC-SCRIPT-002",
 	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	 "PC-DOC-002",
-	"PC-IO-003",   "PC-ENV-002",
+	"PC-IO-003",   "PC-ENV-002",	"PC-SUB-001",	 "PC-SUB-002",
 };
 const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
 
@@ -374,6 +374,7 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 			     l->plugin->memory->script, path, &seen);
 	pc__lint_notes(l);
 	pc__lint_env_reads(l);
+	pc__lint_subagents(l);
 	strset_free(&seen);
 	return 0;
 }
