@@ -442,9 +442,22 @@ struct pc_chatcli_call_opts {
 		0                 \
 	}
 
+/* A line of the merged result that came from stderr (X7):
+ * merged[off..off+len), followed by the '\n' the host appends when `nl`
+ * (a final fragment without a line end has none). */
+struct pc_chatcli_span {
+	size_t off, len;
+	bool nl;
+};
+
 struct pc_chatcli_call {
 	char *merged; /* X7: the merged result, raw (never NULL) */
 	size_t merged_len;
+	/* the lines of `merged` that came from stderr, in order (owned;
+	 * NULL when none): facts for the report, the host keeps no such
+	 * record */
+	struct pc_chatcli_span *err_lines;
+	size_t n_err_lines;
 	char *output; /* what the model receives: on success the merged
 			 text compressed (O1 step 1) then truncated (step
 			 2); the merged text on error; "" on a start
