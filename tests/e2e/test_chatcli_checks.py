@@ -11,7 +11,7 @@ from e2e import eq
 
 META = '{"name":"@%s","description":"d","usage":"u","version":"1"}'
 SCHEMA = ('{"argsFormat":"cmd --flag","subcommands":[{"name":"run","description":"r",'
-          '"flags":[{"name":"--name","type":"string","required":true}]}]}')
+          '"flags":[{"name":"--name","type":"string","maxLength":64,"required":true}]}]}')
 
 
 def plugin(ctx, name, body="echo ok", metadata=None, schema=SCHEMA, mode=0o755, raw=None):
