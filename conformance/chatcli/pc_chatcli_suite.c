@@ -151,9 +151,63 @@ static bool first_time(struct ctx *c, const char *id, const char *file)
 	return first;
 }
 
-/* Point `f` at the first line of the script `path` holding one of the
- * `needles` (tried in order; NULL-terminated, NULL entries skipped up to
- * `n`), when the plugin is a script ("#!", read up to 1 MiB). */
+static bool ident(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') ||
+	       ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
+}
+
+/* Part of a word, a name or a path around an identifier needle. */
+static bool wordish(char ch)
+{
+	return ident(ch) || (ch && strchr("@.-/", ch));
+}
+
+/* `needle` at p (inside [line, end)) is a whole word, when it is an
+ * identifier: `env | sort`, not environment, @env-dump or /usr/bin/env. */
+static bool whole_word(const char *line, const char *end, const char *p,
+		       const char *needle, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!ident(needle[i]))
+			return true;
+	return (p == line || !wordish(p[-1])) &&
+	       (p + k == end || !wordish(p[k]));
+}
+
+/* The first line of text[0..n) that holds `needle` (a whole word when it
+ * is an identifier) and is not a comment (#, / or * first), with the
+ * column of the match. */
+static struct pc_loc code_line(const char *text, size_t n, const char *needle)
+{
+	struct pc_loc l = { 0, 0 };
+	size_t start = 0, k = strlen(needle);
+
+	for (unsigned line = 1; start < n; line++) {
+		const char *nl = memchr(text + start, '\n', n - start);
+		size_t end = nl ? (size_t)(nl - text) : n, i = start;
+		const char *hit;
+
+		while (i < end && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		hit = memmem(text + start, end - start, needle, k);
+		while (hit &&
+		       !whole_word(text + start, text + end, hit, needle, k))
+			hit = memmem(hit + 1, (size_t)(text + end - hit - 1),
+				     needle, k);
+		if (hit && i < end && !strchr("#/*", text[i])) {
+			l.line = line;
+			l.column = (unsigned)(hit - (text + start)) + 1;
+			return l;
+		}
+		start = end + 1;
+	}
+	return l;
+}
+
+/* Point `f` at the first code line of the script `path` holding one of
+ * the `needles` (tried in order; NULL or empty ones skipped), when the
+ * plugin is a script ("#!", read up to 1 MiB). */
 static void locate_in_script(struct pc_finding *f, const char *path,
 			     const char *const *needles, size_t n)
 {
@@ -166,7 +220,7 @@ static void locate_in_script(struct pc_finding *f, const char *path,
 
 			if (!needles[i] || !*needles[i])
 				continue;
-			l = pc_text_find_line(b.data, b.len, needles[i]);
+			l = code_line(b.data, b.len, needles[i]);
 			f->line = l.line;
 			f->column = l.column;
 		}
