@@ -16,5 +16,8 @@ void pc__lint_env_reads(struct pc_lint *l);
  * `spawn`) open: subagents run the built-in (R2.18). Located at the
  * entry or the override key in plugin.json. */
 void pc__lint_subagents(struct pc_lint *l);
+/* PC-OAUTH-011: the token script rotates refresh tokens with an in-place
+ * write and no lock (pc_lint_token_script), located at the write. */
+void pc__lint_oauth_token(struct pc_lint *l);
 
 #endif
