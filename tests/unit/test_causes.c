@@ -1,6 +1,8 @@
 /* test_causes.c - the detection code of issue 17's runtime causes:
  *   - PC-SUB-001/002 (conformance/lint/pc_lint_sub.c): disable_tools and
  *     overrides that subagents never see (R2.18), located in plugin.json;
+ *   - PC-OAUTH-011 (pc_lint_oauth.c): a token script's in-place rotation;
+ *   - pc_fire_burst: exchanges that really run at once (R8.8);
  *   - the ChatCLI facts (conformance/chatcli/pc_chatcli_causes.c): stderr
  *     lines in what the model gets (X7, O1 windows at N-1, N, N+1),
  *     secret-shaped names, canaries, redaction (X3), unbounded string
@@ -21,6 +23,7 @@
 
 #include "pc_chatcli_causes.h"
 #include "pc_chatcli_suite.h"
+#include "pc_fire.h"
 #include "pc_fs.h"
 #include "pc_lint.h"
 #include "pc_xalloc.h"
@@ -64,6 +67,128 @@ static void sub_findings_are_located(void **state)
 	assert_int_equal(f->column, 7);
 	assert_string_equal(f->file, "plugin.json");
 	pc_lint_release(&l);
+}
+
+/* --- PC-OAUTH-011: the token script's text -------------------------------- */
+
+static char *write_tmp(const char *dir, const char *name, const char *text)
+{
+	char *p = pc_fs_join(dir, name);
+
+	assert_int_equal(pc_fs_write(p, text, strlen(text), NULL), 0);
+	return p;
+}
+
+static void token_script_rotation_in_place(void **state)
+{
+	static const struct {
+		const char *text;
+		bool flagged;
+		unsigned line, column;
+	} cases[] = {
+		{ "#!/usr/bin/env python3\npath = ctx[\"token_path\"]\n"
+		  "d = post({\"refresh_token\": t})\n"
+		  "# with open(path, \"w\") as f: (not this one)\n"
+		  "    with open(path, \"w\") as f:\n        json.dump(d, f)\n",
+		  true, 5, 5 },
+		{ "path = ctx['token_path']\nrefresh_token = 1\n"
+		  "open(tmp, 'w').write(x)\nos.replace(tmp, path)\n",
+		  false, 0, 0 },
+		{ "path = ctx['token_path']\nrefresh_token = 1\n"
+		  "fcntl.flock(lk, fcntl.LOCK_EX)\nopen(path, 'w').write(x)\n",
+		  false, 0, 0 },
+		{ "path = ctx['token_path']\nopen(path, 'w').write(x)\n", false,
+		  0, 0 },
+		{ "#!/bin/sh\np=$(jq -r .token_path)\n"
+		  "curl -d refresh_token=\"$r\" \"$U\" >\"$p\"\n",
+		  true, 3, 1 },
+		{ "#!/bin/sh\np=$(jq -r .token_path)\ncurl -d refresh_token=1 \"$U\"\n"
+		  "tmp=$(mktemp)\ncurl ... > \"$tmp\" && mv \"$tmp\" \"$p\"\n",
+		  false, 0, 0 },
+	};
+	char *dir = pc_fs_mkdtemp("tokscript");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = write_tmp(dir, "t", cases[i].text);
+		struct pc_loc at;
+
+		assert_int_equal(pc_lint_token_script(p, &at),
+				 cases[i].flagged);
+		assert_int_equal(at.line, cases[i].line);
+		assert_int_equal(at.column, cases[i].column);
+		free(p);
+	}
+	pc_fs_rm_rf(dir);
+	free(dir);
+}
+
+/* --- pc_fire_burst ------------------------------------------------------ */
+
+/* A pre_bash hook that allows only when another run is there at the same
+ * time: each marks itself in $HOME/rv and waits (at most 2 s) for a
+ * second mark. Runs one after the other would each be alone. */
+static const char rendezvous_hook[] =
+	"#!/bin/sh\ncat >/dev/null\nd=\"$HOME/rv\"; mkdir -p \"$d\"; "
+	"touch \"$d/$$\"\ni=0\nwhile [ \"$(ls \"$d\" | wc -l)\" -lt 2 ] && "
+	"[ $i -lt 200 ]; do sleep 0.01; i=$((i+1)); done\n"
+	"if [ \"$(ls \"$d\" | wc -l)\" -ge 2 ]; then echo '{\"allow\":true}'; "
+	"else echo '{\"allow\":false,\"reason\":\"alone\"}'; fi\n";
+
+static void burst_runs_them_at_once(void **state)
+{
+	char *root = pc_fs_mkdtemp("burst"), *dir = pc_fs_join(root, "p");
+	char *home = pc_fs_join(root, "home"), *henv = NULL, *hook;
+	struct pc_manifest_env menv = { NULL, NULL };
+	struct pc_plugin *p = NULL;
+	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
+	struct pc_fire_input in = { 0 };
+	struct pc_fire_summary out[2];
+	struct pc_host h = PC_HOST_INIT;
+	char *mf;
+
+	(void)state;
+	pc_fs_mkdir_p(dir, NULL);
+	pc_fs_mkdir_p(home, NULL);
+	mf = write_tmp(dir, "plugin.json",
+		       "{\"name\":\"p\",\"version\":\"1\",\"hooks\":{"
+		       "\"pre_bash\":{\"script\":\"h.sh\"}}}");
+	hook = write_tmp(dir, "h.sh", rendezvous_hook);
+	chmod(hook, 0755);
+	assert_int_equal(pc_manifest_load(dir, &menv, &p, NULL), 0);
+	assert_int_equal(pc_fire_resolve(p, "pre_bash", false, &pt, NULL), 0);
+	henv = pc_xasprintf("HOME=%s", home);
+	{
+		char *env[] = { "PATH=/usr/bin:/bin", henv, NULL };
+
+		pc_host_init(&h, env, root, "");
+	}
+	assert_int_equal(pc_fire_burst(&h, p, &pt, &in, 2, 20000, out, NULL),
+			 0);
+	for (int i = 0; i < 2; i++) {
+		assert_true(out[i].ran);
+		assert_true(out[i].passed);
+		assert_non_null(out[i].json);
+		assert_non_null(strstr(out[i].text, "allow"));
+		pc_fire_summary_release(&out[i]);
+	}
+	/* one alone waits in vain: the hook tells runs at once apart */
+	pc_fs_rm_rf(home);
+	pc_fs_mkdir_p(home, NULL);
+	assert_int_equal(pc_fire_burst(&h, p, &pt, &in, 1, 20000, out, NULL),
+			 0);
+	assert_false(out[0].passed);
+	pc_fire_summary_release(&out[0]);
+	pc_host_release(&h);
+	pc_fire_point_release(&pt);
+	pc_plugin_free(p);
+	pc_fs_rm_rf(root);
+	free(mf);
+	free(hook);
+	free(henv);
+	free(home);
+	free(dir);
+	free(root);
 }
 
 /* --- stderr lines ---------------------------------------------------------- */
@@ -378,6 +503,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sub_findings_are_located),
+		cmocka_unit_test(token_script_rotation_in_place),
+		cmocka_unit_test(burst_runs_them_at_once),
 		cmocka_unit_test(stderr_bytes_in_the_windows),
 		cmocka_unit_test(secret_shaped_names),
 		cmocka_unit_test(printed_and_redacted),
