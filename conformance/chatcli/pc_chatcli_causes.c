@@ -231,24 +231,9 @@ char *pc_chatcli_redact(char *const *envp, const char *text)
 
 /* --- E2BIG ----------------------------------------------------------- */
 
-/* The value of the last member of object `o` whose key matches `k` as
- * Go's decoder matches a struct field (case folding), or NULL. */
-static const struct pc_chatcli_jv *field(const struct pc_chatcli_jv *o,
-					 const char *k)
-{
-	const struct pc_chatcli_jv *found = NULL;
-
-	if (!o || o->kind != PC_CHATCLI_JV_OBJECT)
-		return NULL;
-	for (size_t i = 0; i < o->nr; i++)
-		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k))
-			found = &o->v[i];
-	return found;
-}
-
 static const char *str_field(const struct pc_chatcli_jv *o, const char *k)
 {
-	const struct pc_chatcli_jv *v = field(o, k);
+	const struct pc_chatcli_jv *v = pc_chatcli_jv_field(o, k);
 
 	return v && v->kind == PC_CHATCLI_JV_STRING ? v->s : NULL;
 }
@@ -256,10 +241,10 @@ static const char *str_field(const struct pc_chatcli_jv *o, const char *k)
 /* The declared maxLength, or -1. */
 static long long max_length(const struct pc_chatcli_jv *o)
 {
-	const struct pc_chatcli_jv *v = field(o, "maxLength");
+	const struct pc_chatcli_jv *v = pc_chatcli_jv_field(o, "maxLength");
 
 	if (!v)
-		v = field(o, "max_length");
+		v = pc_chatcli_jv_field(o, "max_length");
 	if (!v || v->kind != PC_CHATCLI_JV_NUMBER || v->num < 0)
 		return -1;
 	return v->num > 1e15 ? (long long)1e15 : (long long)v->num;
@@ -279,7 +264,7 @@ static bool text_type(const char *t)
 /* JSON Schema's "type": "string", or a list holding it. */
 static bool schema_string(const struct pc_chatcli_jv *prop)
 {
-	const struct pc_chatcli_jv *t = field(prop, "type");
+	const struct pc_chatcli_jv *t = pc_chatcli_jv_field(prop, "type");
 
 	if (t && t->kind == PC_CHATCLI_JV_STRING)
 		return !strcmp(t->s, "string");
@@ -312,7 +297,8 @@ static void host_shape(const struct pc_chatcli_jv *subs,
 {
 	for (size_t i = 0; subs->kind == PC_CHATCLI_JV_ARRAY && i < subs->nr;
 	     i++) {
-		const struct pc_chatcli_jv *flags = field(&subs->v[i], "flags");
+		const struct pc_chatcli_jv *flags =
+			pc_chatcli_jv_field(&subs->v[i], "flags");
 		const char *sub = str_field(&subs->v[i], "name");
 
 		for (size_t k = 0;
@@ -349,7 +335,7 @@ size_t pc_chatcli_long_args(const char *schema, size_t n,
 
 	if (!schema || pc_chatcli_json_parse(schema, n, &s, NULL))
 		return 0;
-	if ((v = field(&s, "subcommands")))
+	if ((v = pc_chatcli_jv_field(&s, "subcommands")))
 		host_shape(v, out);
 	if ((v = pc_chatcli_jv_get(&s, "properties", 10)))
 		properties(v, out);

@@ -243,23 +243,6 @@ static bool cut(struct ctx *c, const char *file, const char *what)
 	return true;
 }
 
-/* get_fold - the value Go's decoder stores in struct field `k` of a
- * decoded object: the last member whose key sets that field (exact name
- * or Go 1.19's case folding, pc_chatcli_json_field_match), NULL when none
- * does. */
-static const struct pc_chatcli_jv *get_fold(const struct pc_chatcli_jv *o,
-					    const char *k)
-{
-	const struct pc_chatcli_jv *found = NULL;
-
-	if (!o || o->kind != PC_CHATCLI_JV_OBJECT)
-		return NULL;
-	for (size_t i = 0; i < o->nr; i++)
-		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k))
-			found = &o->v[i];
-	return found;
-}
-
 static bool is_null(const struct pc_chatcli_jv *v)
 {
 	return v && v->kind == PC_CHATCLI_JV_NULL;
@@ -347,7 +330,7 @@ static int schema_shape(const struct pc_chatcli_jv *s,
 	    !fields_ok(s, "argsFormat", PC_CHATCLI_JV_STRING) ||
 	    !slices_ok(s, "subcommands", sub_ok))
 		return -1;
-	*subs = get_fold(s, "subcommands");
+	*subs = pc_chatcli_jv_field(s, "subcommands");
 	if (!is_kind(*subs, PC_CHATCLI_JV_ARRAY))
 		*subs = NULL;
 	return *subs ? (int)(*subs)->nr : 0;
@@ -391,7 +374,7 @@ static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 		chat_find(c, "PC-CHAT-021", e->file,
 			"the schema of '%s' does not decode into the host's argsFormat/subcommands shape: the model sees only the usage",
 			e->file);
-	else if (n == 0 && !get_fold(&s, "argsFormat"))
+	else if (n == 0 && !pc_chatcli_jv_field(&s, "argsFormat"))
 		chat_find(c, "PC-CHAT-020", e->file,
 			"the schema of '%s' decodes to no subcommands: the model sees an empty \"Subcomandos Disponíveis:\" and neither parameters nor usage",
 			e->file);
@@ -959,8 +942,8 @@ out:
 static void sample(const struct pc_chatcli_jv *flag, const char *k,
 		   struct pc_buf *json, struct pc_buf *text)
 {
-	const struct pc_chatcli_jv *t = get_fold(flag, "type"),
-				   *d = get_fold(flag, "default");
+	const struct pc_chatcli_jv *t = pc_chatcli_jv_field(flag, "type"),
+				   *d = pc_chatcli_jv_field(flag, "default");
 	const char *ty = is_str(t) ? t->s : "";
 
 	if (strstr(ty, "bool")) {
@@ -981,8 +964,8 @@ static void sample(const struct pc_chatcli_jv *flag, const char *k,
 static void call_subcommand(struct ctx *c, const struct pc_chatcli_entry *e,
 			    const struct pc_chatcli_jv *sub)
 {
-	const struct pc_chatcli_jv *nm = get_fold(sub, "name"),
-				   *flags = get_fold(sub, "flags");
+	const struct pc_chatcli_jv *nm = pc_chatcli_jv_field(sub, "name"),
+				   *flags = pc_chatcli_jv_field(sub, "flags");
 	struct pc_buf text = PC_BUF_INIT(PC_BUF_NOCAP),
 		      json = PC_BUF_INIT(PC_BUF_NOCAP);
 	bool first = true;
@@ -996,8 +979,10 @@ static void call_subcommand(struct ctx *c, const struct pc_chatcli_entry *e,
 	for (size_t i = 0; is_kind(flags, PC_CHATCLI_JV_ARRAY) && i < flags->nr;
 	     i++) {
 		const struct pc_chatcli_jv *fl = &flags->v[i],
-					   *fn = get_fold(fl, "name"),
-					   *rq = get_fold(fl, "required");
+					   *fn = pc_chatcli_jv_field(fl,
+								     "name"),
+					   *rq = pc_chatcli_jv_field(
+						   fl, "required");
 		const char *k;
 
 		/* the required flags, or the only one */

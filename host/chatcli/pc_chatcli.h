@@ -177,6 +177,12 @@ struct pc_chatcli_jv *pc_chatcli_jv_append(struct pc_chatcli_jv *c,
  * key is exactly key[0..kn), or NULL (also when `o` is no object). */
 const struct pc_chatcli_jv *pc_chatcli_jv_get(const struct pc_chatcli_jv *o,
 					      const char *key, size_t kn);
+/* pc_chatcli_jv_field - the value Go's decoder stores in the struct field
+ * tagged `field` (ASCII) of a decoded object: the last member whose key
+ * sets it (pc_chatcli_json_field_match: the exact name or Go 1.19's case
+ * folding), or NULL (also when `o` is NULL or no object). */
+const struct pc_chatcli_jv *pc_chatcli_jv_field(const struct pc_chatcli_jv *o,
+						const char *field);
 /* pc_chatcli_jv_kind_name - Go's name for the kind in UnmarshalTypeError
  * texts: "string", "number", "bool", "array", "object" (or "null"). */
 const char *pc_chatcli_jv_kind_name(const struct pc_chatcli_jv *v);

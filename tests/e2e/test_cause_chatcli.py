@@ -20,6 +20,18 @@ def findings(d, id):
     return [f["message"] for f in d["findings"] if f["id"] == id]
 
 
+def script(ctx, name, schema_line, body):
+    """A shell plugin `name`: its metadata, `schema_line` for --schema,
+    `body` for a call."""
+    p = os.path.join(ctx.tmp, name)
+    with open(p, "w") as f:
+        f.write("#!/bin/sh\ncase \"$1\" in\n"
+                "--metadata) echo '{\"name\":\"@%s\",\"description\":\"d\",\"usage\":\"u\","
+                "\"version\":\"1\"}'; exit 0;;\n--schema) %s;;\nesac\n%s" % (name, schema_line, body))
+    os.chmod(p, 0o755)
+    return p
+
+
 def test_stderr_lines_are_named_with_their_bytes(ctx):
     code, d = ctx.json("check", os.path.join(FIX, "stderr-debug"))
     msgs = findings(d, "PC-CHAT-045")
@@ -38,13 +50,7 @@ def test_stderr_lines_are_named_with_their_bytes(ctx):
 
 def test_stderr_of_a_failed_call_is_not_reported(ctx):
     # a refusal on stderr is what the model should read
-    p = os.path.join(ctx.tmp, "fails")
-    with open(p, "w") as f:
-        f.write("#!/bin/sh\ncase \"$1\" in\n"
-                "--metadata) echo '{\"name\":\"@fails\",\"description\":\"d\",\"usage\":\"u\","
-                "\"version\":\"1\"}'; exit 0;;\n--schema) exit 1;;\nesac\n"
-                "echo 'fails: no such thing' >&2\nexit 2\n")
-    os.chmod(p, 0o755)
+    p = script(ctx, "fails", "exit 1", "echo 'fails: no such thing' >&2\nexit 2\n")
     code, d = ctx.json("check", p)
     eq(findings(d, "PC-CHAT-045"), [])
     eq(len(findings(d, "PC-CHAT-032")), 1)
@@ -94,14 +100,9 @@ def test_a_string_flag_without_a_bound(ctx):
 
 
 def test_a_bounded_flag_is_not_reported(ctx):
-    p = os.path.join(ctx.tmp, "bounded")
-    with open(p, "w") as f:
-        f.write("#!/bin/sh\ncase \"$1\" in\n"
-                "--metadata) echo '{\"name\":\"@bounded\",\"description\":\"d\",\"usage\":\"u\","
-                "\"version\":\"1\"}'; exit 0;;\n"
-                "--schema) echo '{\"subcommands\":[{\"name\":\"s\",\"flags\":[{\"name\":\"--q\","
-                "\"type\":\"string\",\"maxLength\":131071},{\"name\":\"--n\",\"type\":\"int\"}]}]}';"
-                " exit 0;;\nesac\necho ok\n")
-    os.chmod(p, 0o755)
+    p = script(ctx, "bounded",
+               "echo '{\"subcommands\":[{\"name\":\"s\",\"flags\":[{\"name\":\"--q\","
+               "\"type\":\"string\",\"maxLength\":131071},{\"name\":\"--n\",\"type\":\"int\"}]}]}';"
+               " exit 0", "echo ok\n")
     code, d = ctx.json("lint", p)
     eq(findings(d, "PC-CHAT-047"), [])

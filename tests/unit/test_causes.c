@@ -228,6 +228,20 @@ static size_t stderr_bytes(struct pc_chatcli_call *c)
 	return b;
 }
 
+/* The stderr bytes of a 100-byte result with "eeeee" at 10 that a
+ * compressor turned into `output`. */
+static size_t compressed_stderr(const char *output)
+{
+	struct pc_chatcli_call c;
+
+	fake_call(&c, 100, (size_t[]){ 10 }, 1, 5);
+	c.compression = "log";
+	free(c.output);
+	c.output = pc_xstrdup(output);
+	c.output_len = strlen(output);
+	return stderr_bytes(&c);
+}
+
 static void stderr_bytes_in_the_windows(void **state)
 {
 	struct pc_chatcli_call c;
@@ -256,18 +270,8 @@ static void stderr_bytes_in_the_windows(void **state)
 	c.error = pc_xstrdup("plugin execution failed: exit status 1");
 	assert_int_equal(stderr_bytes(&c), 16);
 	/* a compressor rewrote it: the line counts when its text is there */
-	fake_call(&c, 100, (size_t[]){ 10 }, 1, 5);
-	c.compression = "log";
-	free(c.output);
-	c.output = pc_xstrdup("short eeeee view");
-	c.output_len = strlen(c.output);
-	assert_int_equal(stderr_bytes(&c), 6);
-	fake_call(&c, 100, (size_t[]){ 10 }, 1, 5);
-	c.compression = "log";
-	free(c.output);
-	c.output = pc_xstrdup("nothing of it");
-	c.output_len = strlen(c.output);
-	assert_int_equal(stderr_bytes(&c), 0);
+	assert_int_equal(compressed_stderr("short eeeee view"), 6);
+	assert_int_equal(compressed_stderr("nothing of it"), 0);
 	/* the lines shown: their line numbers in the merged text */
 	fake_call(&c, 40, (size_t[]){ 0, 20 }, 2, 4);
 	c.merged[10] = '\n';
