@@ -88,11 +88,46 @@ static void locate(struct pc_lint *l, const struct pc_buf *manifest,
 	}
 }
 
+/* The hook that sees `tool` in a subagent too, when the plugin has one:
+ * its specific pre hook, else pre_tool; NULL when none. */
+static const char *guard_hook(const struct pc_plugin *p, const char *tool)
+{
+	static const struct {
+		const char *tool;
+		enum pc_hook_point point;
+	} specific[] = {
+		{ "bash", PC_HOOK_PRE_BASH },
+		{ "write_file", PC_HOOK_PRE_WRITE },
+		{ "edit", PC_HOOK_PRE_WRITE },
+		{ "read_file", PC_HOOK_PRE_READ },
+		{ "grep", PC_HOOK_PRE_READ },
+		{ "glob", PC_HOOK_PRE_READ },
+	};
+
+	for (size_t i = 0; i < sizeof(specific) / sizeof(*specific); i++)
+		if (!strcmp(specific[i].tool, tool) &&
+		    p->hooks[specific[i].point].present)
+			return pc_hook_point_name(specific[i].point);
+	return p->hooks[PC_HOOK_PRE_TOOL].present ? "pre_tool" : NULL;
+}
+
+/* ", unless its pre_bash hook refuses it there (...)" when the plugin has
+ * a hook that may already guard `tool`, else "". New. */
+static char *unless(const struct pc_plugin *p, const char *tool)
+{
+	const char *h = guard_hook(p, tool);
+
+	return h ? pc_xasprintf(
+			   ", unless its %s hook refuses it there (hooks fire inside subagents)",
+			   h)
+		 : pc_xstrdup("");
+}
+
 void pc__lint_subagents(struct pc_lint *l)
 {
 	const struct pc_plugin *p = l->plugin;
 	const char *how = open_paths(p), *who;
-	char *mf = pc_fs_join(p->dir, "plugin.json"), idx[24];
+	char *mf = pc_fs_join(p->dir, "plugin.json"), idx[24], *but;
 	struct pc_buf text = PC_BUF_INIT(PC_MAX_IO_BYTES * 8);
 
 	if (!*how)
@@ -105,10 +140,13 @@ void pc__lint_subagents(struct pc_lint *l)
 		if (!(who = agents_with(p->disable_tools.v[i])))
 			continue;
 		snprintf(idx, sizeof(idx), "#%zu", i);
+		but = unless(p, p->disable_tools.v[i]);
 		pc_findings_add(
 			&l->findings, "PC-SUB-001", "plugin.json",
-			"disable_tools removes '%s' from the main agent only (R2.18): the model can still %s, and a subagent of %s runs the built-in %s",
-			p->disable_tools.v[i], how, who, p->disable_tools.v[i]);
+			"disable_tools removes '%s' from the main agent only (R2.18): the model can still %s, and a subagent of %s runs the built-in %s%s",
+			p->disable_tools.v[i], how, who, p->disable_tools.v[i],
+			but);
+		free(but);
 		locate(l, &text, path, false);
 	}
 	for (size_t i = 0; i < p->ntools; i++) {
@@ -119,10 +157,12 @@ void pc__lint_subagents(struct pc_lint *l)
 		    pc_strvec_has(&p->disable_tools, t->name))
 			continue;
 		snprintf(idx, sizeof(idx), "#%zu", i);
+		but = unless(p, t->name);
 		pc_findings_add(
 			&l->findings, "PC-SUB-002", "plugin.json",
-			"tool '%s' replaces the built-in for the main agent only (R2.18): the model can %s, and a subagent of %s runs the built-in %s, not %s",
-			t->name, how, who, t->name, t->script_rel);
+			"tool '%s' replaces the built-in for the main agent only (R2.18): the model can %s, and a subagent of %s runs the built-in %s, not %s%s",
+			t->name, how, who, t->name, t->script_rel, but);
+		free(but);
 		locate(l, &text, path, true);
 	}
 out:

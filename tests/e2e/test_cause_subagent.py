@@ -91,6 +91,19 @@ def test_closing_the_path_silences_it(ctx):
         eq(got, want, str(extra))
 
 
+def test_a_hook_that_may_guard_it_is_named(ctx):
+    d = os.path.join(ctx.tmp, "hooked")
+    shutil.copytree(FIX, d)
+    m = json.load(open(os.path.join(FIX, "plugin.json")))
+    m["hooks"] = {"pre_bash": {"script": "tools/bash.sh"}}
+    with open(os.path.join(d, "plugin.json"), "w") as f:
+        json.dump(m, f)
+    code, out = ctx.json("lint", d)
+    eq([msg for _, msg in sub_findings(out)],
+       [WRITE, EDIT, BASH + ", unless its pre_bash hook refuses it there (hooks fire inside "
+        "subagents)"])
+
+
 def test_tools_no_agent_has_are_not_reported(ctx):
     p = ctx.plugin("p", {"name": "p", "version": "1.0.0", "disable_tools": ["git_commit", "patch"],
                          "tools": [{"name": "git_diff", "script": "t.sh", "override": True}]},
