@@ -335,7 +335,7 @@ static void race_judge(struct pc__suite *s, size_t c, const cJSON *rl, int from,
 	if (nreused)
 		pc_buf_addf(
 			&msg,
-			" spent the same single-use refresh token: %s was presented again after it had been spent, so the authorization server refused it and revoked the login (reuse detection)",
+			" doubled a rotation: both read the same single-use refresh token, %s was spent by one and presented again by another, so the authorization server refused it and revoked the login (reuse detection)",
 			tokens);
 	if (failed)
 		pc_buf_addf(&msg, "; %d of %d failed: %s", failed, RACE_RUNS,
@@ -343,7 +343,7 @@ static void race_judge(struct pc__suite *s, size_t c, const cJSON *rl, int from,
 	if (!next->oauth.ok)
 		pc_buf_addf(
 			&msg,
-			"; the next token action failed too (%s): the user has to log in again",
+			"; the login is lost: the next token action failed too (%s), the user has to log in again",
 			next->oauth.message && *next->oauth.message
 				? next->oauth.message
 				: "no access_token");

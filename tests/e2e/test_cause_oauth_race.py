@@ -18,10 +18,11 @@ FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
 NO_TOKEN = ("[plugins] oauth token script for 'raceprov' returned no access_token "
             "(re-login may be required)")
 RACE = ("2 token actions at once (the host runs one for each caller whose cached token is "
-        "stale, and nothing serialises them) spent the same single-use refresh token: "
-        "mock-refresh-2 was presented again after it had been spent, so the authorization "
-        "server refused it and revoked the login (reuse detection); 1 of 2 failed: " + NO_TOKEN
-        + "; the next token action failed too (" + NO_TOKEN + "): the user has to log in again")
+        "stale, and nothing serialises them) doubled a rotation: both read the same single-use "
+        "refresh token, mock-refresh-2 was spent by one and presented again by another, so the "
+        "authorization server refused it and revoked the login (reuse detection); 1 of 2 "
+        "failed: " + NO_TOKEN + "; the login is lost: the next token action failed too ("
+        + NO_TOKEN + "), the user has to log in again")
 
 
 def findings(d, id):
