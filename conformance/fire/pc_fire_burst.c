@@ -57,8 +57,8 @@ static void child(int barrier, int out, struct pc_host *h,
 	while (read(barrier, &c, 1) < 0 && errno == EINTR)
 		;
 	close(barrier);
-	cJSON_AddBoolToObject(
-		j, "fired", pc_fire_exchange(h, p, pt, in, &f, NULL) == 0);
+	cJSON_AddBoolToObject(j, "fired",
+			      pc_fire_exchange(h, p, pt, in, &f, NULL) == 0);
 	cJSON_AddBoolToObject(j, "passed", f.passed);
 	cJSON_AddItemToObject(j, "fire", pc_fire_json(&f));
 	s = pc_fire_text(&f);
@@ -111,7 +111,8 @@ static void collect(int *fds, struct pc_buf *bufs, size_t n, int64_t deadline)
 			if (fds[i] < 0 || !(pf[i].revents & (POLLIN | POLLHUP)))
 				continue;
 			r = read(fds[i], chunk, sizeof(chunk));
-			if (r > 0 && pc_buf_add(&bufs[i], chunk, (size_t)r) == 0)
+			if (r > 0 &&
+			    pc_buf_add(&bufs[i], chunk, (size_t)r) == 0)
 				continue;
 			if (r < 0 && errno == EINTR)
 				continue;
@@ -124,9 +125,9 @@ static void collect(int *fds, struct pc_buf *bufs, size_t n, int64_t deadline)
 }
 
 int pc_fire_burst(struct pc_host *h, const struct pc_plugin *p,
-		  const struct pc_fire_point *pt, const struct pc_fire_input *in,
-		  size_t n, int64_t timeout_ms, struct pc_fire_summary *out,
-		  struct pc_err *err)
+		  const struct pc_fire_point *pt,
+		  const struct pc_fire_input *in, size_t n, int64_t timeout_ms,
+		  struct pc_fire_summary *out, struct pc_err *err)
 {
 	int barrier[2], *fds = pc_xcalloc(n, sizeof(int));
 	pid_t *pids = pc_xcalloc(n, sizeof(pid_t));

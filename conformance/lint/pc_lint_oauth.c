@@ -14,18 +14,30 @@
 
 /* Ways of writing a file whose target is not a fixed name. */
 static const char *const writes[] = {
-	"open(",	  /* with a "w" mode on the line (below) */
-	".write_text(", ".write_bytes(", "writeFileSync(", "writeFile(",
-	"createWriteStream(", "os.WriteFile(", "ioutil.WriteFile(",
-	"File.write(", "file_put_contents(", "> \"$", ">\"$", "> $", ">$",
-	"| tee ", NULL
+	"open(", /* with a "w" mode on the line (below) */
+	".write_text(",
+	".write_bytes(",
+	"writeFileSync(",
+	"writeFile(",
+	"createWriteStream(",
+	"os.WriteFile(",
+	"ioutil.WriteFile(",
+	"File.write(",
+	"file_put_contents(",
+	"> \"$",
+	">\"$",
+	"> $",
+	">$",
+	"| tee ",
+	NULL
 };
 /* Ways of putting a finished file in place, or of serialising writers. */
 static const char *const safe[] = {
-	"os.replace(", "os.rename(", "rename(", "renameSync(", "Rename(",
-	"shutil.move(", "mv ", "mv\t", "flock", "lockf", "fcntl.",
-	"msvcrt.locking", "FileLock", "filelock", "portalocker", "lockfile",
-	"O_EXCL", "Flock", NULL
+	"os.replace(", "os.rename(",   "rename(",     "renameSync(",
+	"Rename(",     "shutil.move(", "mv ",	      "mv\t",
+	"flock",       "lockf",	       "fcntl.",      "msvcrt.locking",
+	"FileLock",    "filelock",     "portalocker", "lockfile",
+	"O_EXCL",      "Flock",	       NULL
 };
 
 static bool has(const char *p, size_t n, const char *s)
@@ -71,8 +83,8 @@ bool pc_lint_token_script(const char *path, struct pc_loc *write)
 	unsigned line = 1;
 
 	*write = (struct pc_loc){ 0, 0 };
-	if (pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, NULL) < 0 ||
-	    !b.len || memchr(b.data, '\0', b.len))
+	if (pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, NULL) < 0 || !b.len ||
+	    memchr(b.data, '\0', b.len))
 		goto out;
 	if (!(has(b.data, b.len, "refresh_token") ||
 	      has(b.data, b.len, "refreshToken")) ||
@@ -101,8 +113,8 @@ out:
 void pc__lint_oauth_token(struct pc_lint *l)
 {
 	const struct pc_oauth_cfg *o = l->plugin->oauth;
-	const char *script = o ? (o->token_script ? o->token_script : o->script)
-			       : NULL;
+	const char *script =
+		o ? (o->token_script ? o->token_script : o->script) : NULL;
 	const char *rel;
 	struct pc_loc at;
 	struct pc_finding *f;
@@ -115,9 +127,10 @@ void pc__lint_oauth_token(struct pc_lint *l)
 		rel += strlen(l->plugin->source_path);
 		rel += *rel == '/';
 	}
-	pc_findings_add(&l->findings, "PC-OAUTH-011", rel,
-			"the token script rotates refresh tokens and rewrites its token file in place (line %u) with neither a lock nor a rename: two token actions at once - the host runs one for every caller that finds its token stale - read the same single-use refresh token, and one of them can read a half-written file",
-			at.line);
+	pc_findings_add(
+		&l->findings, "PC-OAUTH-011", rel,
+		"the token script rotates refresh tokens and rewrites its token file in place (line %u) with neither a lock nor a rename: two token actions at once - the host runs one for every caller that finds its token stale - read the same single-use refresh token, and one of them can read a half-written file",
+		at.line);
 	f = &l->findings.v[l->findings.nr - 1];
 	f->line = at.line;
 	f->column = at.column;

@@ -48,9 +48,8 @@ static void sub_findings_are_located(void **state)
 	const struct pc_finding *f;
 
 	(void)state;
-	assert_int_equal(pc_lint_plugin(CAUSES "/subagent-bypass", &env, NULL,
-					&l),
-			 0);
+	assert_int_equal(
+		pc_lint_plugin(CAUSES "/subagent-bypass", &env, NULL, &l), 0);
 	/* line 6: `  "disable_tools": ["write_file", "edit"],` */
 	f = nth_finding(&l.findings, "PC-SUB-001", 0);
 	assert_non_null(f);
@@ -191,7 +190,8 @@ static void burst_runs_them_at_once(void **state)
 	free(root);
 }
 
-/* --- stderr lines ---------------------------------------------------------- */
+/* --- stderr lines ----------------------------------------------------------
+ */
 
 /* A call whose merged result is `n` bytes of 'o' with stderr lines of
  * `len` bytes (then '\n') at the offsets `offs` (`k` of them). */
@@ -318,22 +318,22 @@ static void printed_and_redacted(void **state)
 	char *r;
 
 	(void)state;
-	pc_strvec_push(&env, "MY_TOKEN=abcdefgh");    /* 8 bytes: looked for */
-	pc_strvec_push(&env, "SHORT_KEY=1234567");    /* 7 bytes: not */
-	pc_strvec_push(&env, "HOME=abcdefgh");	      /* not secret-shaped */
+	pc_strvec_push(&env, "MY_TOKEN=abcdefgh"); /* 8 bytes: looked for */
+	pc_strvec_push(&env, "SHORT_KEY=1234567"); /* 7 bytes: not */
+	pc_strvec_push(&env, "HOME=abcdefgh");	   /* not secret-shaped */
 	pc_strvec_push(&env, "OPENAI_API_KEY=mine-already");
 	pc_chatcli_seed_canaries(&env, "n1");
 	assert_string_equal(env.v[3], "OPENAI_API_KEY=mine-already");
 	assert_int_equal(env.nr, 8); /* four canaries: OPENAI_API_KEY kept */
-	assert_int_equal(pc_chatcli_printed_secrets(env.v, text, strlen(text),
-						    &names),
-			 2);
+	assert_int_equal(
+		pc_chatcli_printed_secrets(env.v, text, strlen(text), &names),
+		2);
 	assert_string_equal(names.v[0], "MY_TOKEN");
 	assert_string_equal(names.v[1], "XAI_API_KEY");
 	/* once each */
-	assert_int_equal(pc_chatcli_printed_secrets(env.v, text, strlen(text),
-						    &names),
-			 0);
+	assert_int_equal(
+		pc_chatcli_printed_secrets(env.v, text, strlen(text), &names),
+		0);
 	r = pc_chatcli_redact(env.v, text);
 	assert_string_equal(r, "A=1 my token is [value of MY_TOKEN], the key "
 			       "1234567 and [value of XAI_API_KEY]");
@@ -447,9 +447,9 @@ static void exec_at_the_argument_limit(void **state)
 		if (i == 0)
 			assert_null(c.error);
 		else
-			assert_string_equal(c.error,
-					    "falha ao iniciar plugin: fork/exec "
-					    "/bin/true: argument list too long");
+			assert_string_equal(
+				c.error, "falha ao iniciar plugin: fork/exec "
+					 "/bin/true: argument list too long");
 		pc_chatcli_call_release(&c);
 		pc_chatcli_argv_release(&argv);
 		pc_strvec_release(&env);
@@ -491,7 +491,8 @@ static void chatcli_findings_point_at_the_script(void **state)
 		char *path = pc_xasprintf(CAUSES "/chatcli/%s", want[i].file);
 		const struct pc_finding *f;
 
-		assert_int_equal(pc_chatcli_suite_run(path, &o, &d, &r, NULL), 0);
+		assert_int_equal(pc_chatcli_suite_run(path, &o, &d, &r, NULL),
+				 0);
 		f = report_finding(&r, want[i].id);
 		assert_non_null(f);
 		assert_string_equal(f->file, want[i].file);
