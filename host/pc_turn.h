@@ -31,11 +31,22 @@
  * array owned by t, documented in docs/turn.md). Nothing here prints or
  * exits; a call blocks for the hooks' and tools' own deadlines.
  *
+ * The `subagent` tool runs a built-in agent as a nested loop with the
+ * same model callback (pc_turn_sub.c, subagent.rs): after the main loop's
+ * gates and pre_tool on `subagent`, the child's own tool calls go through
+ * its agent's built-in tools only (R2.18: no plugin tool, override or
+ * disable_tools) with the specific pre hook, pre_tool (not for finish),
+ * the specific post hook and post_tool (also for finish); its events
+ * (subagent_start, subagent_message, subagent_tool_call,
+ * subagent_tool_result, subagent_done, and hook, request, assistant and
+ * approval events carrying its run_id) go to the same transcript.
+ *
  * Differences from the real host (deliberate, documented in docs/turn.md):
  * built-in tools are a small subset (bash, read_file, write_file, edit,
- * grep, glob, list_dir, finish, bulk) with simplified output; `bulk` is
- * offered without load_tools; no parallel read-only wave, no digest cache,
- * no permission rules, no auto-reflect, no token accounting.
+ * grep, glob, list_dir, finish, bulk, subagent) with simplified output;
+ * `bulk` is offered without load_tools; no parallel read-only wave, no
+ * digest cache, no permission rules, no auto-reflect, no token
+ * accounting; subagents run the built-in agents in single mode only.
  */
 #ifndef PC_TURN_H
 #define PC_TURN_H
@@ -127,6 +138,7 @@ struct pc_turn {
 				turn start; pre_turn, or the host's own
 				vision fallback, may switch it for the turn */
 	int turns;	     /* turns run */
+	unsigned subagent_runs; /* subagent run ids handed out ("run-1", ...) */
 	bool completed;	     /* the last turn ended normally (not denied,
 				no model error, not out of requests) */
 };
@@ -134,7 +146,7 @@ struct pc_turn {
 #define PC_TURN_INIT                                                     \
 	{                                                                \
 		.transcript = NULL, .conversation = NULL, .model = NULL, \
-		.turns = 0, .completed = false                           \
+		.turns = 0, .subagent_runs = 0, .completed = false       \
 	}
 
 /* pc_turn_release - free everything `t` owns; `t` is left PC_TURN_INIT. */

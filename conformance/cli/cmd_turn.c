@@ -205,12 +205,44 @@ static bool print_life(FILE *out, const cJSON *e, const char *type)
 	return true;
 }
 
+/* The events of a subagent run (pc_turn_sub.c); false for other types. */
+static bool print_sub(FILE *out, const cJSON *e, const char *type)
+{
+	const char *id = s_of(e, "run_id");
+
+	if (!strcmp(type, "subagent_start"))
+		fprintf(out, "  subagent %s %s (depth %d): %s\n", id, s_of(e, "agent"),
+		       (int)pc_serde_get(e, "depth")->valuedouble,
+		       s_of(e, "task"));
+	else if (!strcmp(type, "subagent_message")) {
+		/* the assistant's prose is its `assistant` event already */
+		if (strcmp(s_of(e, "role"), "assistant"))
+			fprintf(out, "  [%s] %s: %s\n", id, s_of(e, "role"),
+			       s_of(e, "content"));
+	}
+	else if (!strcmp(type, "subagent_tool_call"))
+		fprintf(out, "  [%s] call %s\n", id, s_of(e, "name"));
+	else if (!strcmp(type, "subagent_tool_result"))
+		fprintf(out, "  [%s] result %s (%s):\n    %s\n", id, s_of(e, "name"),
+		       cJSON_IsTrue(pc_serde_get(e, "ok")) ? "ok" : "failed",
+		       s_of(e, "result"));
+	else if (!strcmp(type, "subagent_done"))
+		fprintf(out, "  subagent %s %s: %s\n", id, s_of(e, "state"),
+		       s_of(e, "summary"));
+	else
+		return false;
+	return true;
+}
+
 static void print_event(FILE *out, const cJSON *e)
 {
 	const char *type = s_of(e, "type");
 
-	if (print_life(out, e, type))
+	if (print_life(out, e, type) || print_sub(out, e, type))
 		return;
+	/* a hook, request or approval inside a subagent run */
+	if (*s_of(e, "run_id"))
+		printf("  [%s]", s_of(e, "run_id"));
 	if (!strcmp(type, "hook"))
 		fprintf(out, "  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
 		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),

@@ -138,6 +138,31 @@ int pc_fire_exchange(struct pc_host *h, const struct pc_plugin *p,
 		     const struct pc_fire_input *in, struct pc_fire *f,
 		     struct pc_err *err);
 
+/* What one exchange of a burst showed (pc_fire_burst). */
+struct pc_fire_summary {
+	bool ran;    /* the exchange ran (pc_fire_exchange returned 0) */
+	bool passed; /* its f->passed */
+	cJSON *json; /* its pc_fire_json(), or NULL when it sent nothing */
+	char *text;  /* its pc_fire_text(), or NULL */
+};
+
+/* pc_fire_burst - `n` exchanges of `pt` with `in` at once, as a host that
+ * runs several calls of one entry point concurrently does (R8.8: every
+ * caller that finds the OAuth token cache stale runs `token`, nothing
+ * serialises them): each through pc_fire_exchange on a copy of host `h`
+ * in a process of its own forked from this one (the spawn hook and the
+ * caller's signal handlers reset there), all released together. Blocks
+ * until every one ended, or `timeout_ms` (then the rest are killed with
+ * SIGKILL; their plugin processes are this process's orphans). Fills
+ * out[0..n) (release each with pc_fire_summary_release). Returns 0, or
+ * PC_EIO when not all of them could be started (out says which ran). The
+ * caller must not hold a lock a forked child could need. */
+int pc_fire_burst(struct pc_host *h, const struct pc_plugin *p,
+		  const struct pc_fire_point *pt,
+		  const struct pc_fire_input *in, size_t n, int64_t timeout_ms,
+		  struct pc_fire_summary *out, struct pc_err *err);
+void pc_fire_summary_release(struct pc_fire_summary *s);
+
 /* Everything `plugcheck fire` needs for one exchange. */
 struct pc_fire_opts {
 	const char *point;	  /* borrowed */

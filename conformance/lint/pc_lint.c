@@ -16,13 +16,14 @@
 #include "pc_xalloc.h"
 
 const char *const pc_lint_rules[] = {
-	"PC-LOAD-001", "PC-MAN-001",	"PC-MAN-002",	 "PC-MAN-003",
-	"PC-CAP-001",  "PC-CAP-002",	"PC-HOOK-001",	 "PC-HOOK-002",
-	"PC-HOOK-003", "PC-HOOK-004",	"PC-HOOK-005",	 "PC-TOOL-001",
-	"PC-TOOL-002", "PC-TOOL-003",	"PC-TOOL-004",	 "PC-TOOL-005",
-	"PC-CMD-001",  "PC-CMD-002",	"PC-SCRIPT-001", "PC-SCRIPT-002",
-	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	 "PC-DOC-002",
-	"PC-IO-003",   "PC-ENV-002",
+	"PC-LOAD-001",	 "PC-MAN-001",	  "PC-MAN-002",	   "PC-MAN-003",
+	"PC-CAP-001",	 "PC-CAP-002",	  "PC-HOOK-001",   "PC-HOOK-002",
+	"PC-HOOK-003",	 "PC-HOOK-004",	  "PC-HOOK-005",   "PC-TOOL-001",
+	"PC-TOOL-002",	 "PC-TOOL-003",	  "PC-TOOL-004",   "PC-TOOL-005",
+	"PC-CMD-001",	 "PC-CMD-002",	  "PC-SCRIPT-001", "PC-SCRIPT-002",
+	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	   "PC-DOC-002",
+	"PC-IO-003",	 "PC-ENV-002",	  "PC-SUB-001",	   "PC-SUB-002",
+	"PC-OAUTH-011",
 };
 const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
 
@@ -374,6 +375,8 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 			     l->plugin->memory->script, path, &seen);
 	pc__lint_notes(l);
 	pc__lint_env_reads(l);
+	pc__lint_subagents(l);
+	pc__lint_oauth_token(l);
 	strset_free(&seen);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #define PC_LINT_H
 
 #include "pc_finding.h"
+#include "pc_locate.h"
 #include "pc_manifest.h"
 
 struct pc_lint {
@@ -39,5 +40,15 @@ extern const size_t pc_lint_nrules;
 int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l);
 void pc_lint_release(struct pc_lint *l);
+
+/* pc_lint_token_script - whether the OAuth token script `path` (its text,
+ * up to 1 MiB; binaries are not judged) rotates refresh tokens in a way
+ * two runs at once break (PC-OAUTH-011, R8.8): it mentions refresh_token
+ * and token_path, writes a file in place (open(..., "w"), write_text,
+ * writeFileSync, a shell redirect to a variable, ...) and has no rename
+ * into place (os.replace, rename, mv, ...) and no lock (flock, lockf,
+ * fcntl, FileLock, O_EXCL, ...). *write gets the first such write's line
+ * and column (not in a comment), {0, 0} when false. */
+bool pc_lint_token_script(const char *path, struct pc_loc *write);
 
 #endif

@@ -1299,16 +1299,17 @@ int pc_scenario_load(const char *path, struct pc_scenario_file *f,
 
 		/* only a regular file: a FIFO read as empty and a directory or
 		 * a dangling symlink was no file at all (fresh-user trial) */
-		if (stat(path, &st) < 0) {
+		if (lstat(path, &st) == 0 && stat(path, &st) < 0) {
 			int e = errno;
 
 			pc_buf_release(&b);
 			return pc_err_set(err, PC_EPARSE,
 					  "%s:1:1: cannot read the scenario file: %s%s",
 					  path, strerror(e),
-					  e == ENOENT ? " (a dangling symlink?)" : "");
+					  e == ENOENT ? " (a dangling symlink)" : "");
 		}
-		if (!S_ISREG(st.st_mode)) {
+		/* a missing path: the read below says "cannot open" */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 			pc_buf_release(&b);
 			return pc_err_set(err, PC_EPARSE,
 					  "%s:1:1: the scenario file is %s, not a regular file; fix: make it a file, or rename it so that it does not end in .yaml",
