@@ -38,7 +38,8 @@ int pc_chatcli_install_check(const struct pc_args *a)
 		rc = PC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (out.fmt == PC_REPORT_HUMAN && !out.f) {
+	if ((out.fmt == PC_REPORT_HUMAN || out.fmt == PC_REPORT_GITHUB) &&
+	    !out.f) {
 		for (size_t i = 0; i < log.nr; i++)
 			puts(log.v[i]);
 		putchar('\n');

@@ -26,6 +26,14 @@ int pc_cli_format(const char *s)
 	return -1;
 }
 
+int pc_cli_default_format(void)
+{
+	const char *gha = getenv("GITHUB_ACTIONS");
+
+	/* as linters do: a workflow step gets annotations without asking */
+	return gha && !strcmp(gha, "true") ? PC_REPORT_GITHUB : PC_REPORT_HUMAN;
+}
+
 #define STALL_MS 30000 /* a reader of a FIFO --output may pause this long */
 
 int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
@@ -35,7 +43,7 @@ int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 	struct stat st;
 	int e;
 
-	o->fmt = fmt ? pc_report_format_parse(fmt) : PC_REPORT_HUMAN;
+	o->fmt = fmt ? pc_report_format_parse(fmt) : pc_cli_default_format();
 	o->path = path && strcmp(path, "-") ? path : NULL;
 	o->cmd = a->cmd->name;
 	o->fd = -1;
@@ -177,7 +185,8 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 		free(what);
 		return rc;
 	}
-	if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+	if (pc_report_write(r, (enum pc_report_format)pc_cli_default_format(),
+			    stdout, pc_cli_color()))
 		return write_failed("standard output", errno);
 	return pc_report_exit_code(r);
 }

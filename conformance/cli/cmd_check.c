@@ -20,7 +20,7 @@
 extern char **environ;
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_REPORT_FORMAT("human|json|junit|tap|sarif|github"),
 	CLI_OPT_OUTPUT,
 	CLI_OPT_STRICT,
 	CLI_OPT_IGNORE,

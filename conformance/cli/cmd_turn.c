@@ -325,7 +325,7 @@ static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
 			printf("%s %s at %s: %s\n  fix: %s\n",
 			       pc_severity_name(f.v[i].rule->severity),
 			       f.v[i].rule->id, f.v[i].where, f.v[i].message,
-			       f.v[i].rule->fix);
+			       pc_finding_fix(&f.v[i]));
 		if (has_plugin_error(t))
 			printf("a plugin named by --enable or --disable does not exist\n");
 		if (pc_cli_interrupted())

@@ -6,7 +6,8 @@
  *             "skip","xfail","updates"}],
  *  "cases":[{"classname","name","time_s","system_out","system_err",
  *            "skip","xfail","group","findings":[{"id","message","file",
- *            "line","column","where","seq"}]}]}
+ *            "line","column","where","fix","seq"}]}]}
+ * ("fix" null: the rule's).
  * "group" counts from 1 within the fragment's own "groups" (0: none).
  * "seq" is the finding's number in the sender's report: the merge keeps
  * the order the findings were found in, which need not be their cases'.
@@ -71,6 +72,7 @@ static cJSON *case_json(const struct pc_case *c, size_t group)
 		cJSON_AddNumberToObject(x, "line", f->line);
 		cJSON_AddNumberToObject(x, "column", f->column);
 		put_str(x, "where", f->where);
+		put_str(x, "fix", f->fix);
 		cJSON_AddNumberToObject(x, "seq", (double)f->seq);
 		cJSON_AddItemToArray(fs, x);
 	}
@@ -215,6 +217,7 @@ static void merge_case(struct pc_report *r, const cJSON *c, struct merge *m)
 				   str(f, "where"), "%s", str(f, "message"));
 		n->line = (unsigned)num(f, "line");
 		n->column = (unsigned)num(f, "column");
+		pc_finding_set_fix(n, str(f, "fix"));
 		/* numbered as the sender numbered it, after r's own */
 		n->seq = m->base + (size_t)(num(f, "seq") - m->first);
 		if (n->seq >= m->next)

@@ -191,22 +191,30 @@ static struct item *sorted_items(const struct pc_report *r, size_t *n)
 	return v;
 }
 
-static void finding(const struct pc_finding *f, const struct ctx *x)
+/* "PATH:LINE:COL: severity ID [spec] where: message", the place first as
+ * compilers print it (terminals and editors make it a link), then the fix
+ * and where to read more. */
+static void finding(const struct pc_report *r, const struct pc_finding *f,
+		    const struct ctx *x)
 {
 	const struct pc_rule *rule = f->rule;
-	const char *loc = f->where && *f->where ? f->where : f->file;
+	char *place = pc_report_finding_place(r, f);
 
-	fputs("  ", x->out);
+	if (place) {
+		put(x, place);
+		fputs(": ", x->out);
+		free(place);
+	}
 	paint(x, sev_color(rule->severity), pc_severity_name(rule->severity));
 	fprintf(x->out, " %s [%s] ", rule->id, rule->spec);
-	if (loc && *loc) {
-		put(x, loc);
+	if (f->where && *f->where) {
+		put(x, f->where);
 		fputs(": ", x->out);
 	}
 	put(x, f->message);
-	fputs("\n      fix: ", x->out);
-	put(x, rule->fix);
-	fputc('\n', x->out);
+	fputs("\n    fix: ", x->out);
+	put(x, pc_finding_fix(f));
+	fprintf(x->out, " (see `plugcheck explain %s`)\n", rule->id);
 }
 
 static void findings(const struct pc_report *r, const struct ctx *x)
@@ -228,7 +236,7 @@ static void findings(const struct pc_report *r, const struct ctx *x)
 				fputs(RESET, x->out);
 			fputc('\n', x->out);
 		}
-		finding(v[i].f, x);
+		finding(r, v[i].f, x);
 	}
 	free(v);
 }

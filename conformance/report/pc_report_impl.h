@@ -46,5 +46,11 @@ void pc__report_junit(const struct pc_report *r, FILE *out);
 void pc__report_tap(const struct pc_report *r, FILE *out);
 void pc__report_human(const struct pc_report *r, FILE *out, bool color);
 void pc__report_run_human(const struct pc_report *r, FILE *out);
+/* pc__report_sarif (pc_report_sarif.c) returns PC_EFBIG as
+ * pc__report_json does; pc__report_github (pc_report_github.c) writes the
+ * annotations, then the human form without colours. */
+int pc__report_sarif(const struct pc_report *r, FILE *out);
+void pc__report_github(const struct pc_report *r, FILE *out);
+
 
 #endif

@@ -10,7 +10,7 @@
 #include "pc_rust.h"
 #include "pc_serde.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2 /* 2: findings carry line and column */
 
 /* A string node holding `s` as valid UTF-8, or null for NULL. */
 static cJSON *text(const char *s)

@@ -67,7 +67,7 @@ static void diagnostics(const struct pc_case *c, FILE *out)
 	yaml_key(out, "rule", id ? id : "plugcheck");
 	if (rule) {
 		yaml_key(out, "severity", pc_severity_name(rule->severity));
-		yaml_key(out, "fix", rule->fix);
+		yaml_key(out, "fix", c->fix ? c->fix : rule->fix);
 	}
 	fputs("  ...\n", out);
 }

@@ -18,6 +18,11 @@ import tempfile
 import traceback
 
 
+# A CI job on GitHub Actions would switch plugcheck's default report
+# format to github annotations (pc_cli_default_format): tests that want it
+# ask for it, so no test depends on where it runs.
+os.environ.pop("GITHUB_ACTIONS", None)
+
 class Ctx:
     def __init__(self, plugcheck, fake_plugin, tmp):
         self.plugcheck = plugcheck
