@@ -16,6 +16,7 @@
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_add,
 	&pc_cmd_check,
+	&pc_cmd_explain,
 	&pc_cmd_fire,
 	&pc_cmd_install_check,
 	&pc_cmd_keygen,
@@ -61,7 +62,8 @@ static void usage(FILE *f)
 	      "  3   the plugin could not be loaded at all\n"
 	      "  70  internal error, a report that could not be written, or the\n"
 	      "      run was interrupted (the report is then marked incomplete)\n\n"
-	      "`plugcheck COMMAND --help` shows a command's options.\n",
+	      "`plugcheck COMMAND --help` shows a command's options;\n"
+	      "`plugcheck explain ID` explains the id a finding names.\n",
 	      f);
 }
 
