@@ -150,14 +150,16 @@ static void wrap(FILE *out, const char *text, int indent)
 	}
 }
 
-/* The fence language of an example file named `name`. */
-static const char *lang(const char *name, size_t n)
+/* The fence language of an example file named `name` (`n` bytes) whose
+ * text starts with `body`: by extension, else by its #! line; "shell"
+ * holds commands to type. */
+static const char *lang(const char *name, size_t n, const char *body)
 {
 	static const struct {
 		const char *ext, *lang;
 	} langs[] = {
-		{ ".json", "json" }, { ".sh", "sh" },	    { ".bash", "sh" },
-		{ ".py", "python" }, { ".yaml", "yaml" },   { ".yml", "yaml" },
+		{ ".json", "json" }, { ".sh", "sh" },	  { ".bash", "sh" },
+		{ ".py", "python" }, { ".yaml", "yaml" }, { ".yml", "yaml" },
 		{ ".go", "go" },     { ".md", "markdown" },
 	};
 
@@ -168,6 +170,12 @@ static const char *lang(const char *name, size_t n)
 
 		if (n >= k && !memcmp(name + n - k, langs[i].ext, k))
 			return langs[i].lang;
+	}
+	if (!strncmp(body, "#!", 2)) {
+		size_t line = strcspn(body, "\n");
+		const char *py = strstr(body, "python");
+
+		return py && (size_t)(py - body) < line ? "python" : "sh";
 	}
 	return "text";
 }
@@ -204,7 +212,7 @@ static void example(FILE *out, const char *text, enum pc_explain_format fmt)
 					fprintf(out, "`%.*s`:\n\n", (int)nlen,
 						name);
 				fprintf(out, "```%s\n%.*s\n```\n\n",
-					name ? lang(name, nlen) : "text",
+					name ? lang(name, nlen, body) : "text",
 					(int)blen, body);
 			} else {
 				if (name)
@@ -235,11 +243,28 @@ static void heading(FILE *out, const char *title, enum pc_explain_format fmt)
 		fprintf(out, "%s\n", title);
 }
 
+/* `text` as Markdown prose: the characters that would start emphasis, an
+ * HTML tag or a link ("<root>/<name>", "*.pub") are escaped; `code`
+ * spans are kept as they are. */
+static void md_text(FILE *out, const char *text)
+{
+	bool code = false;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '`')
+			code = !code;
+		if (!code && strchr("*<>[]\\", *p))
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+}
+
 static void para(FILE *out, const char *text, enum pc_explain_format fmt)
 {
-	if (fmt == PC_EXPLAIN_MARKDOWN)
-		fprintf(out, "%s\n\n", text);
-	else {
+	if (fmt == PC_EXPLAIN_MARKDOWN) {
+		md_text(out, text);
+		fputs("\n\n", out);
+	} else {
 		wrap(out, text, 2);
 		fputc('\n', out);
 	}
@@ -250,14 +275,18 @@ static void load_fixes(FILE *out, enum pc_explain_format fmt)
 {
 	para(out,
 	     "The fix depends on the host's message, which the finding quotes; "
-	     "plugcheck prints the matching fix below it:",
+	     "plugcheck prints the fix for that message under it. Each host "
+	     "message below has * where its text varies; $1, $2, ... in the "
+	     "fix stand for those parts:",
 	     fmt);
 	for (size_t i = 0; i < pc_nload_fixes; i++) {
 		const struct pc_load_fix *l = &pc_load_fixes[i];
 
 		if (fmt == PC_EXPLAIN_MARKDOWN) {
-			fprintf(out, "- `%s` (%s): %s\n", l->pattern, l->spec,
-				l->fix);
+			/* double backticks: the messages hold single ones */
+			fprintf(out, "- `` %s `` (%s): ", l->pattern, l->spec);
+			md_text(out, l->fix);
+			fputc('\n', out);
 		} else {
 			fprintf(out, "  - %s (%s)\n", l->pattern, l->spec);
 			wrap(out, l->fix, 6);
