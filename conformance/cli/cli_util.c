@@ -43,8 +43,12 @@ int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 	struct stat st;
 	int e;
 
-	o->fmt = fmt ? pc_report_format_parse(fmt) : pc_cli_default_format();
 	o->path = path && strcmp(path, "-") ? path : NULL;
+	/* a file named by --output keeps the human default; the GitHub
+	 * default is for what the workflow log shows */
+	o->fmt = fmt	   ? pc_report_format_parse(fmt)
+		 : o->path ? PC_REPORT_HUMAN
+			   : pc_cli_default_format();
 	o->cmd = a->cmd->name;
 	o->fd = -1;
 	o->f = NULL;

@@ -59,7 +59,9 @@ void pc_cli_lint_human(const struct pc_report *r, FILE *out);
 /* pc_cli_default_format - the report format when --format is not given:
  * PC_REPORT_GITHUB when GITHUB_ACTIONS is "true" (a GitHub Actions step,
  * which turns the annotations into file and line marks), else
- * PC_REPORT_HUMAN. The summary printed beside --output uses it too. */
+ * PC_REPORT_HUMAN. It is what standard output gets - the report, or the
+ * summary printed beside --output; a file named by --output without
+ * --format gets the human form. */
 int pc_cli_default_format(void);
 /* pc_cli_out_report - finish `r` (pc_report_finish) and write it in o->fmt
  * to --output or stdout; with --output the human summary goes to stdout

@@ -19,8 +19,9 @@
  *   - invocations[0].executionSuccessful: false when the report is
  *     incomplete, with a notification saying why.
  *
- * A finding that names no file is placed at the plugin path as given
- * (code scanning shows only located results). Columns count bytes, as
+ * A finding that names no file is placed at the plugin path as given,
+ * one without a line at line 1 (code scanning shows only results with a
+ * file and a region); the JSON form keeps such lines null. Columns count bytes, as
  * every other form's do; for ASCII lines that is SARIF's default
  * (utf16CodeUnits).
  */
@@ -196,7 +197,7 @@ static cJSON *location(const struct pc_report *r, const struct pc_finding *f)
 {
 	char *path = pc_report_finding_path(r, f), *u;
 	cJSON *loc = cJSON_CreateObject(), *phys = cJSON_CreateObject();
-	cJSON *art = cJSON_CreateObject();
+	cJSON *art = cJSON_CreateObject(), *reg = cJSON_CreateObject();
 
 	if (!path)
 		path = pc_xstrdup(r->path && *r->path ? r->path : ".");
@@ -205,14 +206,13 @@ static cJSON *location(const struct pc_report *r, const struct pc_finding *f)
 	free(u);
 	free(path);
 	cJSON_AddItemToObject(phys, "artifactLocation", art);
-	if (f->line) {
-		cJSON *reg = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(reg, "startLine", f->line);
-		if (f->column)
-			cJSON_AddNumberToObject(reg, "startColumn", f->column);
-		cJSON_AddItemToObject(phys, "region", reg);
-	}
+	/* code scanning needs a region: a finding about a whole file (no
+	 * line) is placed at its first line */
+	cJSON_AddNumberToObject(reg, "startLine", f->line ? f->line : 1);
+	if (f->line && f->column)
+		cJSON_AddNumberToObject(reg, "startColumn", f->column);
+	cJSON_AddNumberToObject(reg, "endLine", f->line ? f->line : 1);
+	cJSON_AddItemToObject(phys, "region", reg);
 	cJSON_AddItemToObject(loc, "physicalLocation", phys);
 	return loc;
 }
