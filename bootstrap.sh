@@ -2,10 +2,15 @@
 # bootstrap.sh - install plugcheck's build dependencies (Debian 12) and
 # build it with the dev preset. `--deps` installs the dependencies only.
 # clang, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and llvm-14
-# (llvm-symbolizer) are for fuzz/run, which CI runs too.
+# (llvm-symbolizer) are for fuzz/run, which CI runs too. nodejs and npm
+# are for tests/e2e/test_sarif.py, which installs Microsoft's SARIF
+# multitool from the npm registry into the build directory (a node and
+# npm already on PATH, e.g. from NodeSource, are used as they are).
 set -eu
 cd "$(dirname "$0")"
 pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash libxml2-utils python3-jsonschema libmicrohttpd-dev libcurl4-openssl-dev curl libsodium-dev openssl shellcheck libzip-dev git clang libclang-rt-14-dev llvm-14 time bubblewrap strace"
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
+	pkgs="$pkgs nodejs npm"
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
