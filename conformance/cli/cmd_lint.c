@@ -161,7 +161,8 @@ const struct pc_cmd pc_cmd_lint = {
 	.description = {
 		"Load the Catalyst Code plugin in PATH exactly as the host does and run\n"
 		"the static checks (the same findings `check` reports before it fires\n"
-		"anything). No plugin script is run.\n",
+		"anything). No plugin script is run. Each finding starts with its\n"
+		"place, FILE:LINE:COL; `plugcheck explain ID` explains its id.\n",
 		"Load a ChatCLI plugin (an executable, or a plugins directory) as the host\n"
 		"does: signature, `--metadata`, `--schema`; report the registered name and\n"
 		"the static findings. The probes run with a scratch HOME and working\n"

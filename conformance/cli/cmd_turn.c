@@ -322,10 +322,10 @@ static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
 			print_event(e);
 		}
 		for (size_t i = 0; i < f.nr; i++)
-			printf("%s %s at %s: %s\n  fix: %s\n",
+			printf("%s %s at %s: %s\n  fix: %s (see `plugcheck explain %s`)\n",
 			       pc_severity_name(f.v[i].rule->severity),
 			       f.v[i].rule->id, f.v[i].where, f.v[i].message,
-			       pc_finding_fix(&f.v[i]));
+			       pc_finding_fix(&f.v[i]), f.v[i].rule->id);
 		if (has_plugin_error(t))
 			printf("a plugin named by --enable or --disable does not exist\n");
 		if (pc_cli_interrupted())
