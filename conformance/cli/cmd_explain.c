@@ -48,25 +48,10 @@ static const struct pc_rule *rule_named(const char *word)
 	return pc_rule_find(id);
 }
 
-/* The page of `rule` in `fmt`, as a new string. */
-static char *page(const struct pc_rule *rule, enum pc_explain_format fmt)
-{
-	char *buf = NULL, *url = pc_rule_doc_url(rule->id);
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-
-	if (mem) {
-		pc_rule_explain(rule, fmt, url, mem);
-		fclose(mem);
-	}
-	free(url);
-	return buf ? buf : pc_xstrdup("");
-}
-
 /* --check: DIR/ID.md holds exactly the page. 0, or 1 after saying why. */
 static int check_page(const char *dir, const struct pc_rule *rule)
 {
-	char *want = page(rule, PC_EXPLAIN_MARKDOWN);
+	char *want = pc_rule_explained(rule, PC_EXPLAIN_MARKDOWN);
 	char *name = pc_xasprintf("%s.md", rule->id), *path = pc_fs_join(dir, name);
 	struct pc_buf have = PC_BUF_INIT((size_t)16 << 20);
 	int rc = 0;
@@ -117,7 +102,7 @@ static int check_extra(const char *dir)
 
 static int write_page(const char *dir, const struct pc_rule *rule)
 {
-	char *text = page(rule, PC_EXPLAIN_MARKDOWN);
+	char *text = pc_rule_explained(rule, PC_EXPLAIN_MARKDOWN);
 	char *name = pc_xasprintf("%s.md", rule->id), *path = pc_fs_join(dir, name);
 	struct pc_err err = PC_ERR_INIT;
 	int rc = pc_fs_write(path, text, strlen(text), &err);
@@ -182,9 +167,10 @@ static int run(const struct pc_args *a)
 		} else if (check) {
 			rc |= check_page(check, v[i]);
 		} else {
-			char *text = page(v[i], fmt && !strcmp(fmt, "markdown")
-							? PC_EXPLAIN_MARKDOWN
-							: PC_EXPLAIN_TEXT);
+			char *text = pc_rule_explained(
+				v[i], fmt && !strcmp(fmt, "markdown")
+					      ? PC_EXPLAIN_MARKDOWN
+					      : PC_EXPLAIN_TEXT);
 
 			fputs(i ? "\n" : "", stdout);
 			fputs(text, stdout);

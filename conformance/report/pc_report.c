@@ -12,6 +12,7 @@
 #include "pc_fs.h"
 #include "pc_report_impl.h"
 #include "pc_rust.h"
+#include "pc_serde.h"
 #include "pc_xalloc.h"
 
 static const char *const format_names[] = {
@@ -491,6 +492,43 @@ void pc__report_escape(FILE *out, const char *s, pc__report_esc_fn esc)
 		i += k;
 	}
 	pc_buf_release(&u);
+}
+
+void pc__report_esc_visible(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp < 0x20 || cp == 0x7f)
+		fprintf(out, "\\x%02x", cp);
+	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+		fprintf(out, "\\u{%x}", cp);
+	else
+		fwrite(raw, 1, n, out);
+}
+
+cJSON *pc__report_text(const char *s)
+{
+	struct pc_buf u = PC_BUF_INIT(PC_BUF_NOCAP);
+	cJSON *v;
+
+	if (!s)
+		return cJSON_CreateNull();
+	pc_rust_lossy_utf8(&u, s, strlen(s));
+	v = cJSON_CreateString(pc_buf_cstr(&u));
+	pc_buf_release(&u);
+	return v;
+}
+
+int pc__report_print_json(cJSON *o, FILE *out)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	int ret = pc_serde_print_pretty(o, &b);
+
+	cJSON_Delete(o);
+	if (!ret) {
+		fwrite(pc_buf_cstr(&b), 1, b.len, out);
+		fputc('\n', out);
+	}
+	pc_buf_release(&b);
+	return ret;
 }
 
 long long pc__report_ms(double t)

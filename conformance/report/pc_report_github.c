@@ -31,12 +31,10 @@ static void esc_common(FILE *out, unsigned cp, const char *raw, size_t n)
 		fputs("%0D", out);
 	else if (cp == '\n')
 		fputs("%0A", out);
-	else if (cp < 0x20 || cp == 0x7f)
-		fprintf(out, "\\x%02x", cp);
-	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
-		fprintf(out, "\\u{%x}", cp);
+	else if (cp == '\t')
+		fputc('\t', out);
 	else
-		fwrite(raw, 1, n, out);
+		pc__report_esc_visible(out, cp, raw, n);
 }
 
 static void esc_data(FILE *out, unsigned cp, const char *raw, size_t n)

@@ -35,12 +35,8 @@ static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
 		fputc('\t', out);
 	else if (cp == '\n')
 		fputs("\\n", out);
-	else if (cp < 0x20 || cp == 0x7f)
-		fprintf(out, "\\x%02x", cp);
-	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
-		fprintf(out, "\\u{%x}", cp);
 	else
-		fwrite(raw, 1, n, out);
+		pc__report_esc_visible(out, cp, raw, n);
 }
 
 static void esc_block(FILE *out, unsigned cp, const char *raw, size_t n)

@@ -42,13 +42,7 @@
 
 static cJSON *text(const char *s)
 {
-	struct pc_buf u = PC_BUF_INIT(PC_BUF_NOCAP);
-	cJSON *v;
-
-	pc_rust_lossy_utf8(&u, s ? s : "", s ? strlen(s) : 0);
-	v = cJSON_CreateString(pc_buf_cstr(&u));
-	pc_buf_release(&u);
-	return v;
+	return pc__report_text(s);
 }
 
 /* {"text": s} */
@@ -109,21 +103,6 @@ static cJSON *description(const char *s)
 	return v;
 }
 
-/* The explanation of `rule` in `fmt`, as a new string. */
-static char *explained(const struct pc_rule *rule, enum pc_explain_format fmt)
-{
-	char *buf = NULL, *url = pc_rule_doc_url(rule->id);
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-
-	if (mem) {
-		pc_rule_explain(rule, fmt, url, mem);
-		fclose(mem);
-	}
-	free(url);
-	return buf ? buf : pc_xstrdup("");
-}
-
 static cJSON *descriptor(const struct pc_rule *rule)
 {
 	const struct pc_rule_doc *d = pc_rule_doc_find(rule->id);
@@ -141,10 +120,10 @@ static cJSON *descriptor(const struct pc_rule *rule)
 			      description(d ? d->host : rule->title));
 	cJSON_AddStringToObject(cfg, "level", level(rule->severity));
 	cJSON_AddItemToObject(o, "defaultConfiguration", cfg);
-	s = explained(rule, PC_EXPLAIN_TEXT);
+	s = pc_rule_explained(rule, PC_EXPLAIN_TEXT);
 	cJSON_AddItemToObject(help, "text", text(s));
 	free(s);
-	s = explained(rule, PC_EXPLAIN_MARKDOWN);
+	s = pc_rule_explained(rule, PC_EXPLAIN_MARKDOWN);
 	cJSON_AddItemToObject(help, "markdown", text(s));
 	free(s);
 	cJSON_AddItemToObject(o, "help", help);
@@ -398,15 +377,5 @@ static cJSON *build(const struct pc_report *r)
 
 int pc__report_sarif(const struct pc_report *r, FILE *out)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	cJSON *o = build(r);
-	int ret = pc_serde_print_pretty(o, &b);
-
-	cJSON_Delete(o);
-	if (!ret) {
-		fwrite(pc_buf_cstr(&b), 1, b.len, out);
-		fputc('\n', out);
-	}
-	pc_buf_release(&b);
-	return ret;
+	return pc__report_print_json(build(r), out);
 }

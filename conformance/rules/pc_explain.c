@@ -333,3 +333,18 @@ void pc_rule_explain(const struct pc_rule *rule, enum pc_explain_format fmt,
 	else if (url)
 		fprintf(out, "Online: %s\n", url);
 }
+
+char *pc_rule_explained(const struct pc_rule *rule,
+			enum pc_explain_format fmt)
+{
+	char *buf = NULL, *url = pc_rule_doc_url(rule->id);
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (mem) {
+		pc_rule_explain(rule, fmt, url, mem);
+		fclose(mem);
+	}
+	free(url);
+	return buf ? buf : pc_xstrdup("");
+}

@@ -90,6 +90,11 @@ enum pc_explain_format {
 void pc_rule_explain(const struct pc_rule *rule, enum pc_explain_format fmt,
 		     const char *url, FILE *out);
 
+/* pc_rule_explained - pc_rule_explain of `rule` in `fmt`, with its page's
+ * address (pc_rule_doc_url), as a new string; caller frees. */
+char *pc_rule_explained(const struct pc_rule *rule,
+			enum pc_explain_format fmt);
+
 /* pc_rule_doc_url - the address of rule `id`'s page, docs/rules/ID.md in
  * the repository (PC_REPO_URL at build time); a new string, caller
  * frees. */

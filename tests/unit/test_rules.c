@@ -136,12 +136,12 @@ static void load_page_lists_every_message(void **state)
 /* `pattern` with each '*' replaced by `fill`: a message of that kind. */
 static char *instance(const char *pattern, const char *fill)
 {
-	size_t n = strlen(pattern) * (strlen(fill) + 1) + 1;
-	char *s = calloc(1, n), *o = s;
+	size_t n = strlen(pattern) * (strlen(fill) + 1) + 1, k = 0;
+	char *s = calloc(1, n);
 
 	for (const char *p = pattern; *p; p++)
-		o += *p == '*' ? (size_t)sprintf(o, "%s", fill)
-			       : (size_t)sprintf(o, "%c", *p);
+		k += (size_t)snprintf(s + k, n - k, *p == '*' ? "%s" : "%.1s",
+				      *p == '*' ? fill : p);
 	return s;
 }
 
@@ -224,7 +224,7 @@ static void load_fix_is_linear(void **state)
 	(void)state;
 	memcpy(msg, "tool '", 6);
 	memset(msg + 6, 'a', n);
-	strcpy(msg + 6 + n, "' has invalid kind");
+	memcpy(msg + 6 + n, "' has invalid kind", sizeof("' has invalid kind"));
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	assert_null(pc_rule_load_fix(msg, NULL));
 	clock_gettime(CLOCK_MONOTONIC, &b);
