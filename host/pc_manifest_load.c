@@ -483,6 +483,7 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_buf perr = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *path = pc_fs_join(dir, "plugin.json");
+	bool have_text;
 	int rc;
 
 	*out = p;
@@ -494,6 +495,7 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 	p->dir = pc_xstrdup(dir);
 	p->enabled = true;
 	rc = read_manifest(path, &raw, e);
+	have_text = !rc;
 	if (!rc && pc_serde_decode_buf(pc_buf_cstr(&raw), raw.len,
 				       &pc_serde_plugin_manifest, &p->manifest,
 				       NULL, &perr) < 0)
@@ -502,9 +504,8 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 	if (!rc)
 		rc = load_parsed(p, env, files, e);
 	free(path);
-	if (want && want->text && raw.data) {
+	if (want && want->text && have_text) /* the text the host judged */
 		*want->text = pc_buf_detach(&raw, want->text_len);
-	}
 	pc_buf_release(&raw);
 	pc_buf_release(&perr);
 	return rc;
@@ -553,7 +554,6 @@ int pc_manifest_load_report(const char *dir, const struct pc_manifest_env *env,
 	if (rep && rep->text)
 		*rep->text = NULL;
 	rc = load(dir, env, true, &p, &e, rep);
-
 	if (rep && rep->error)
 		*rep->error = NULL;
 	return finish(rc, p, &e, rep, out, err);
