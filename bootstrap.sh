@@ -23,6 +23,11 @@ package_pkgs="dpkg-dev file"
 # libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and llvm-14
 # (llvm-symbolizer)
 test_pkgs="libcmocka-dev bash libxml2-utils python3-jsonschema python3-yaml libcurl4-openssl-dev curl openssl shellcheck git clang libclang-rt-14-dev llvm-14 time groff-base chromium"
+# nodejs and npm: tests/e2e/test_sarif.py installs Microsoft's SARIF
+# multitool from the npm registry into the build directory (a node and npm
+# already on PATH, e.g. from NodeSource, are used as they are)
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
+	test_pkgs="$test_pkgs nodejs npm"
 case "${1:-}" in
 "" | --deps) pkgs="$build_pkgs $run_pkgs $package_pkgs $test_pkgs" ;;
 --build-deps) pkgs="$build_pkgs $run_pkgs" ;;

@@ -332,7 +332,7 @@ static void option_help(const struct pc_opt *o, const struct pc_contract *k,
 		snprintf(left, sizeof(left), "--%s%s%s", o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
 	fprintf(out, "  %-20s", left);
-	if (strlen(left) > 20)
+	if (strlen(left) >= 20)
 		fputs("\n                      ", out);
 	for (const char *p = h; *p; p++) {
 		fputc(*p, out);

@@ -203,12 +203,15 @@ static int chatcli_lint(void *ctx)
 	copts_from(a, &c);
 	rc = run_suite(&c, false, &d, &r);
 	if (rc < 0) {
+		int f = fmt ? pc_report_format_parse(fmt)
+			    : pc_cli_default_format();
+
 		pc_report_finish(&r);
-		if (fmt && !strcmp(fmt, "json"))
+		if (f == PC_REPORT_JSON)
 			pc_cli_print_json(lint_json(&d, &r));
 		else
-			pc_report_write(&r, PC_REPORT_HUMAN, stdout,
-					pc_cli_color());
+			pc_report_write(&r, (enum pc_report_format)f, stdout,
+					f == PC_REPORT_HUMAN && pc_cli_color());
 		rc = !r.loaded ? PC_EXIT_NOLOAD
 		     : r.counts.errors ? PC_EXIT_FINDINGS
 				       : PC_EXIT_OK;

@@ -39,7 +39,8 @@ static int chatcli_install_check(void *ctx)
 		rc = PC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (out.fmt == PC_REPORT_HUMAN && !out.report.f) {
+	if ((out.fmt == PC_REPORT_HUMAN || out.fmt == PC_REPORT_GITHUB) &&
+	    !out.report.f) {
 		for (size_t i = 0; i < log.nr; i++)
 			puts(log.v[i]);
 		putchar('\n');

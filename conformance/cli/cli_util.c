@@ -26,6 +26,14 @@ int pc_cli_format(const char *s)
 	return -1;
 }
 
+int pc_cli_default_format(void)
+{
+	const char *gha = getenv("GITHUB_ACTIONS");
+
+	/* as linters do: a workflow step gets annotations without asking */
+	return gha && !strcmp(gha, "true") ? PC_REPORT_GITHUB : PC_REPORT_HUMAN;
+}
+
 #define STALL_MS 30000 /* a reader of a FIFO --output may pause this long */
 
 /* open_file - open `f->path` for option --`opt` now and hold it open
@@ -101,7 +109,11 @@ int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 	const char *html = pc_args_value(a, "html");
 	int rc;
 
-	o->fmt = fmt ? pc_report_format_parse(fmt) : PC_REPORT_HUMAN;
+	/* a file named by --output keeps the human default; the GitHub
+	 * default is for what the workflow log shows */
+	o->fmt = fmt ? pc_report_format_parse(fmt)
+		 : path && strcmp(path, "-") ? PC_REPORT_HUMAN
+					     : pc_cli_default_format();
 	o->cmd = a->cmd->name;
 	o->report = (struct pc_cli_file){ .fd = -1 };
 	o->html = (struct pc_cli_file){ .fd = -1 };
@@ -253,7 +265,8 @@ int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 	}
 	if ((rc = write_file(&o->report, r, (enum pc_report_format)o->fmt)))
 		return rc;
-	if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+	if (pc_report_write(r, (enum pc_report_format)pc_cli_default_format(),
+			    stdout, pc_cli_color()))
 		return write_failed("standard output", errno);
 	return pc_report_exit_code(r);
 }

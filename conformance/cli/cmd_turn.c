@@ -385,10 +385,10 @@ static void report_human(FILE *out, struct pc_turn *t, struct pc_mock *m,
 		print_event(out, e);
 	}
 	for (size_t i = 0; i < f->nr; i++)
-		fprintf(out, "%s %s at %s: %s\n  fix: %s\n",
+		fprintf(out, "%s %s at %s: %s\n  fix: %s (see `plugcheck explain %s`)\n",
 			pc_severity_name(f->v[i].rule->severity),
 			f->v[i].rule->id, f->v[i].where, f->v[i].message,
-			f->v[i].rule->fix);
+			pc_finding_fix(&f->v[i]), f->v[i].rule->id);
 	if (has_plugin_error(t))
 		fprintf(out, "a plugin named by --enable or --disable does not exist\n");
 	fprintf(out, "%s\n", last);

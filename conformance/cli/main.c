@@ -16,6 +16,7 @@
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_add,
 	&pc_cmd_check,
+	&pc_cmd_explain,
 	&pc_cmd_fire,
 	&pc_cmd_install_check,
 	&pc_cmd_keygen,
@@ -78,6 +79,7 @@ static void usage(FILE *f)
 		fputc('\n', f);
 	}
 	fputs("\n`plugcheck COMMAND --help` shows a command's options;\n"
+	      "`plugcheck explain ID` explains the id a finding names.\n"
 	      "`plugcheck --man` prints the manual page (plugcheck(1)).\n",
 	      f);
 }

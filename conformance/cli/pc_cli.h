@@ -11,6 +11,8 @@
 #include "pc_host.h"
 #include "pc_manifest.h"
 
+struct pc_report;
+
 enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
 
 /* pc_cli_format - parse "human" or "json"; -1 otherwise. */
@@ -47,6 +49,27 @@ struct pc_cli_out {
  * taken; the report is rendered in memory and written whole at the end,
  * a reader that takes nothing for 30 s failing the write. */
 int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o);
+/* pc_cli_lint_write - write the lint report `r` (finished) to stdout in
+ * --format `fmt` (NULL: pc_cli_default_format): json through `json` (its
+ * own shape, docs/cli.md), human through `human` (lint's form,
+ * pc_cli_lint_human for Catalyst Code), github as annotations then that
+ * human form (or the report's, when `human` is NULL), sarif as every
+ * report. Returns 0, or -1
+ * after saying that stdout could not be written. */
+int pc_cli_lint_write(const struct pc_report *r, const char *fmt,
+		      cJSON *(*json)(const struct pc_report *r),
+		      void (*human)(const struct pc_report *r, FILE *out));
+/* pc_cli_lint_human - lint's human form to `out` (colours only on a
+ * terminal stdout): the host's verdict, the capabilities, the host's
+ * log, each finding with its place first. */
+void pc_cli_lint_human(const struct pc_report *r, FILE *out);
+/* pc_cli_default_format - the report format when --format is not given:
+ * PC_REPORT_GITHUB when GITHUB_ACTIONS is "true" (a GitHub Actions step,
+ * which turns the annotations into file and line marks), else
+ * PC_REPORT_HUMAN. It is what standard output gets - the report, or the
+ * summary printed beside --output; a file named by --output without
+ * --format gets the human form. */
+int pc_cli_default_format(void);
 /* pc_cli_out_report - finish `r` (pc_report_finish), write the page to
  * --html when given (pc_cli_out_write_html), and `r` in o->fmt to
  * --output or stdout; with --output the human summary goes to stdout

@@ -148,6 +148,7 @@ extern const size_t pc_nexit_docs;
 
 extern const struct pc_cmd pc_cmd_add;
 extern const struct pc_cmd pc_cmd_check;
+extern const struct pc_cmd pc_cmd_explain;
 extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_install_check;
 extern const struct pc_cmd pc_cmd_keygen;

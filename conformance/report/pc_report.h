@@ -181,6 +181,8 @@ struct pc_case {
 			     NULL */
 	const struct pc_rule *rule; /* FAIL/XFAIL: the rule of its first
 				       failing finding, else NULL */
+	const char *fix;  /* FAIL/XFAIL: that finding's fix (pc_finding_fix;
+			     borrowed), else NULL */
 };
 
 /* One scenario of a `run` (or of check's PATH/tests/): its cases are its
@@ -250,11 +252,14 @@ enum pc_report_format {
 	PC_REPORT_JSON,
 	PC_REPORT_JUNIT,
 	PC_REPORT_TAP,
-	PC_REPORT_HTML
+	PC_REPORT_HTML,
+	PC_REPORT_SARIF,  /* SARIF 2.1.0 (pc_report_sarif.c, docs/sarif.md) */
+	PC_REPORT_GITHUB  /* GitHub workflow-command annotations, then the
+			     human form (pc_report_github.c) */
 };
 
-/* pc_report_format_parse - "human", "json", "junit", "tap", "html"; -1
- * else. */
+/* pc_report_format_parse - "human", "json", "junit", "tap", "html",
+ * "sarif", "github"; -1 else. */
 int pc_report_format_parse(const char *s);
 
 /* pc_report_add_case - append a passing case; copies the strings (NULL
@@ -425,6 +430,35 @@ const char *pc_report_group_status(const struct pc_report *r, size_t g);
  * *n gets its length. */
 const struct pc_finding **pc_report_findings(const struct pc_report *r,
 					     size_t *n);
+
+/* pc_report_finding_path - the path of finding `f`'s file as a reader
+ * of the report can open it, a new string (NULL when `f` names no file):
+ * its file joined to r->path (relative to the plugin directory, which
+ * r->path names as given on the command line; "./" dropped), or the file
+ * itself when it is absolute or `r` is a scenario run (r->kind "run",
+ * whose files are the scenario paths as given); for a ChatCLI report
+ * whose path is the plugin executable (it ends in the file's name), that
+ * path. The human, GitHub and
+ * SARIF forms print it; the JSON "file" stays relative to the plugin. */
+char *pc_report_finding_path(const struct pc_report *r,
+			     const struct pc_finding *f);
+/* pc_report_finding_place - "PATH:LINE:COL" (compilers' form; ":COL" or
+ * ":LINE:COL" left out when unknown) of finding `f`, PATH as
+ * pc_report_finding_path; a new string, or NULL when `f` names no file. */
+char *pc_report_finding_place(const struct pc_report *r,
+			      const struct pc_finding *f);
+
+/* pc_report_github_annotations - the GitHub Actions workflow command of
+ * every unsuppressed finding of `r` (finished), one line each, in the
+ * order found: "::error|warning|notice file=PATH,line=L,col=C,title=ID:
+ * TITLE::MESSAGE" with the runner's escaping (pc_report_github.c). The
+ * github format is these, then the human form through
+ * pc_report_github_text. */
+void pc_report_github_annotations(const struct pc_report *r, FILE *out);
+/* pc_report_github_text - write `len` bytes of `text` (a human report)
+ * to `out`, each line the runner would read as a workflow command
+ * (starting with "::" or "##[" after blanks) prefixed with "| ". */
+void pc_report_github_text(FILE *out, const char *text, size_t len);
 
 /* pc_report_fragment - the cases [from, to) (with their findings, their
  * exchanges, latencies and marks, and the groups they refer to) and r->incomplete as a new JSON text, caller

@@ -6,7 +6,7 @@
  *             "skip","xfail","updates"}],
  *  "cases":[{"classname","name","time_s","system_out","system_err",
  *            "skip","xfail","group","findings":[{"id","message","file",
- *            "line","column","where","seq"}],
+ *            "line","column","where","fix","seq"}],
  *            "x":XCHG, "latency":{"ms":[n],"timeout_ms","p50_ms","p95_ms"},
  *            "marks":[{"kind","label","verdict","outcome","detail",
  *                      "before","after","x":XCHG}]}]}
@@ -160,6 +160,7 @@ static cJSON *case_json(const struct pc_case *c, size_t group)
 		cJSON_AddNumberToObject(x, "line", f->line);
 		cJSON_AddNumberToObject(x, "column", f->column);
 		put_str(x, "where", f->where);
+		put_str(x, "fix", f->fix);
 		cJSON_AddNumberToObject(x, "seq", (double)f->seq);
 		cJSON_AddItemToArray(fs, x);
 	}
@@ -463,6 +464,7 @@ static void merge_case(struct pc_report *r, const cJSON *c, struct merge *m)
 				   str(f, "where"), "%s", str(f, "message"));
 		n->line = (unsigned)num(f, "line");
 		n->column = (unsigned)num(f, "column");
+		pc_finding_set_fix(n, str(f, "fix"));
 		/* numbered as the sender numbered it, after r's own */
 		n->seq = m->base + (size_t)(num(f, "seq") - m->first);
 		if (n->seq >= m->next)

@@ -291,13 +291,14 @@ static void finding(struct page *p, const struct pc_finding *f)
 		pc__html_puts(&p->h, "]</span> ");
 	}
 	if (f->file && *f->file) {
+		/* the place as the human form prints it: a path a reader of
+		 * the page can open (pc_report_finding_place) */
+		char *place = pc_report_finding_place(p->r, f);
+
 		pc__html_puts(&p->h, "<span class=\"loc\">");
-		text(p, f->file);
-		if (f->line)
-			pc__html_printf(&p->h, ":%u", f->line);
-		if (f->line && f->column)
-			pc__html_printf(&p->h, ":%u", f->column);
+		text(p, place ? place : f->file);
 		pc__html_puts(&p->h, "</span> ");
+		free(place);
 	}
 	if (f->where && *f->where) {
 		pc__html_puts(&p->h, "<span class=\"where\">");
@@ -307,7 +308,7 @@ static void finding(struct page *p, const struct pc_finding *f)
 	pc__html_puts(&p->h, "\n<p class=\"message\">");
 	text(p, f->message);
 	pc__html_puts(&p->h, "</p>\n<p class=\"fix\">fix: ");
-	pc__html_str(&p->h, rule->fix);
+	pc__html_str(&p->h, pc_finding_fix(f));
 	pc__html_puts(&p->h, "</p>\n<p class=\"explain\">explained by <code>plugcheck explain ");
 	pc__html_str(&p->h, rule->id);
 	pc__html_puts(&p->h, "</code>");

@@ -35,12 +35,8 @@ static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
 		fputc('\t', out);
 	else if (cp == '\n')
 		fputs("\\n", out);
-	else if (cp < 0x20 || cp == 0x7f)
-		fprintf(out, "\\x%02x", cp);
-	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
-		fprintf(out, "\\u{%x}", cp);
 	else
-		fwrite(raw, 1, n, out);
+		pc__report_esc_visible(out, cp, raw, n);
 }
 
 static void esc_block(FILE *out, unsigned cp, const char *raw, size_t n)
@@ -194,25 +190,39 @@ struct pc__report_item *pc__report_sorted(const struct pc_report *r, size_t *n)
 	return v;
 }
 
-static void finding(const struct pc_finding *f, const struct ctx *x)
+/* "PATH:LINE:COL: severity ID [spec] where: message", the place first as
+ * compilers print it (terminals and editors make it a link), then the fix
+ * and where to read more. */
+static void finding(const struct pc_report *r, const struct pc_finding *f,
+		    const struct ctx *x)
 {
 	const struct pc_rule *rule = f->rule;
-	const char *loc = f->where && *f->where ? f->where : f->file;
+	char *place = pc_report_finding_place(r, f);
+	const char *msg = f->message;
 
-	fputs("  ", x->out);
+	if (place) {
+		/* a located message ("FILE:LINE:COL: ...", a scenario file's
+		 * error) starts with the place: print it once, first */
+		size_t n = strlen(place);
+
+		if (!strncmp(msg, place, n) && !strncmp(msg + n, ": ", 2))
+			msg += n + 2;
+		put(x, place);
+		fputs(": ", x->out);
+		free(place);
+	}
 	paint(x, sev_color(rule->severity), pc_severity_name(rule->severity));
 	fprintf(x->out, " %s ", rule->id);
 	if (*rule->spec)
 		fprintf(x->out, "[%s] ", rule->spec);
-	/* a located message (FILE:LINE:COL: ...) names its file already */
-	if (loc && *loc && strncmp(f->message, loc, strlen(loc))) {
-		put(x, loc);
+	if (f->where && *f->where) {
+		put(x, f->where);
 		fputs(": ", x->out);
 	}
-	pc__report_escape(x->out, f->message, esc_indented);
-	fputs("\n      fix: ", x->out);
-	put(x, rule->fix);
-	fputc('\n', x->out);
+	pc__report_escape(x->out, msg, esc_indented);
+	fputs("\n    fix: ", x->out);
+	put(x, pc_finding_fix(f));
+	fprintf(x->out, " (see `plugcheck explain %s`)\n", rule->id);
 }
 
 static void findings(const struct pc_report *r, const struct ctx *x)
@@ -234,7 +244,7 @@ static void findings(const struct pc_report *r, const struct ctx *x)
 				fputs(RESET, x->out);
 			fputc('\n', x->out);
 		}
-		finding(v[i].f, x);
+		finding(r, v[i].f, x);
 	}
 	free(v);
 }

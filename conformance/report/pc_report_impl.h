@@ -22,6 +22,18 @@ typedef void (*pc__report_esc_fn)(FILE *out, unsigned cp, const char *raw,
  * `out`, lossily decoded as UTF-8, each scalar through `esc`. */
 void pc__report_escape(FILE *out, const char *s, pc__report_esc_fn esc);
 
+/* pc__report_esc_visible - the tail every line-oriented form shares:
+ * a C0 control or DEL as "\xNN", a C1 control or U+FFFE/U+FFFF as
+ * "\u{NN}", anything else as its UTF-8 bytes (a pc__report_esc_fn). */
+void pc__report_esc_visible(FILE *out, unsigned cp, const char *raw, size_t n);
+/* pc__report_text - a JSON string node holding `s` as valid UTF-8
+ * (U+FFFD for invalid bytes), or null for NULL. */
+cJSON *pc__report_text(const char *s);
+/* pc__report_print_json - print `o` as serde_json's pretty printer would,
+ * with a final newline, to `out`, and delete it. 0, or PC_EFBIG (nothing
+ * written) when the text would pass 1 GiB. */
+int pc__report_print_json(cJSON *o, FILE *out);
+
 /* pc__report_ms - `t` seconds as whole milliseconds; negative, NaN and
  * absurd (> 10^12 s) values give 0. */
 long long pc__report_ms(double t);
@@ -110,5 +122,11 @@ void pc__report_tap(const struct pc_report *r, FILE *out);
 void pc__report_html(const struct pc_report *r, FILE *out);
 void pc__report_human(const struct pc_report *r, FILE *out, bool color);
 void pc__report_run_human(const struct pc_report *r, FILE *out);
+/* pc__report_sarif (pc_report_sarif.c) returns PC_EFBIG as
+ * pc__report_json does; pc__report_github (pc_report_github.c) writes the
+ * annotations, then the human form without colours. */
+int pc__report_sarif(const struct pc_report *r, FILE *out);
+void pc__report_github(const struct pc_report *r, FILE *out);
+
 
 #endif

@@ -625,6 +625,27 @@ static void find_tests(const char *dir, struct pc_strvec *out, int depth)
 		closedir(d);
 }
 
+/* The findings of cases [c0, ...) name their scenario files relative to
+ * the plugin, as every other finding of a check report does. */
+static void relative_files(struct pc_report *r, size_t c0, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (size_t i = c0; i < r->ncases; i++)
+		for (size_t k = 0; k < r->cases[i].findings.nr; k++) {
+			struct pc_finding *f = &r->cases[i].findings.v[k];
+			const char *rel = f->file + n;
+
+			if (strncmp(f->file, dir, n) || *rel != '/')
+				continue;
+			while (*rel == '/')
+				rel++;
+			memmove(f->file, rel, strlen(rel) + 1);
+		}
+}
+
 size_t pc_runner_check_tests(const char *plugin_dir,
 			     const struct pc_run_opts *o, struct pc_report *r)
 {
@@ -633,11 +654,12 @@ size_t pc_runner_check_tests(const char *plugin_dir,
 	struct pc_run_item *items = NULL;
 	char *dir = pc_fs_join(plugin_dir, "tests");
 	struct pc_err err = PC_ERR_INIT;
-	size_t n = 0, nfiles;
+	size_t n = 0, nfiles, c0;
 	bool *ok;
 
 	find_tests(dir, &paths, 0);
 	free(dir);
+	c0 = r->ncases;
 	if (!(nfiles = paths.nr)) {
 		pc_strvec_release(&paths);
 		return 0;
@@ -667,5 +689,6 @@ size_t pc_runner_check_tests(const char *plugin_dir,
 	free(ok);
 	free(items);
 	pc_strvec_release(&paths);
+	relative_files(r, c0, plugin_dir);
 	return nfiles;
 }

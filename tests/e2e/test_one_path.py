@@ -268,7 +268,7 @@ def test_usage_errors_are_one_line(ctx):
     for args, msg in [(("fire", "pre_bash"), "missing arguments (usage: plugcheck fire POINT PATH)"),
                       (("check", "a", "b"), "unexpected argument 'b' (usage: plugcheck check PATH)"),
                       (("lint", "x", "--format", "junit"),
-                       "--format: invalid value 'junit' (expected human or json)"),
+                       "--format: invalid value 'junit' (expected human, json, sarif or github)"),
                       (("turn", "s", "p", "--approval", "sometimes"),
                        "--approval: invalid value 'sometimes' (expected never, destructive or always)"),
                       (("check", "x", "--format", "json", "--format", "tap"), "--format given twice (keep one)"),

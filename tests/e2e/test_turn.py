@@ -407,7 +407,8 @@ def test_lifecycle_human_report(ctx):
                     "/plugin-enable to add it): the host keeps the conversation's system prompt "
                     "until a new conversation, /plugin-reload, a trust decision or a memory change; "
                     "tell users to run /plugin-reload after toggling, or put text that must follow "
-                    "the plugin's state in a pre_agent_start hook",
+                    "the plugin's state in a pre_agent_start hook (see `plugcheck explain "
+                    "PC-LIFE-001`)",
                     "turn completed; every scripted reply was used"])
 
 

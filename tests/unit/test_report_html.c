@@ -439,7 +439,7 @@ static void page_injects_nothing(void **state)
 	assert_non_null(strstr(html, "&lt;script&gt;"));
 	/* failures first: the failing case, then the findings' link to it */
 	assert_non_null(strstr(html, "data-status=\"fail\""));
-	assert_non_null(strstr(html, "<span class=\"loc\">plugin.json</span>"));
+	assert_non_null(strstr(html, "<span class=\"loc\">/p/plugin.json</span>"));
 	assert_non_null(strstr(html, "href=\"docs/rules/PC-HOOK-010.md\""));
 	assert_non_null(strstr(html, "plugcheck explain PC-HOOK-010"));
 	/* one timeline mark per entry, the hook coloured by its verdict */
