@@ -5,7 +5,7 @@
 # (llvm-symbolizer) are for fuzz/run, which CI runs too.
 set -eu
 cd "$(dirname "$0")"
-pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash libxml2-utils python3-jsonschema libmicrohttpd-dev libcurl4-openssl-dev curl libsodium-dev openssl shellcheck libzip-dev git clang libclang-rt-14-dev llvm-14 time bubblewrap strace"
+pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libcmocka-dev python3 bash libxml2-utils python3-jsonschema python3-yaml libmicrohttpd-dev libcurl4-openssl-dev curl libsodium-dev openssl shellcheck libzip-dev git clang libclang-rt-14-dev llvm-14 time bubblewrap strace"
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -77,6 +77,11 @@ struct pc_scaffold_opts {
  * PC_ENOENT in err naming both places looked at. */
 char *pc_scaffold_templates_dir(struct pc_err *err);
 
+/* pc_scaffold_shell_word - `s` as one POSIX shell word: as it is when it
+ * holds only letters, digits and _ . / @ % + = : , -, else in single
+ * quotes (a ' written as '\''). Returns a new string (caller frees). */
+char *pc_scaffold_shell_word(const char *s);
+
 /* pc_scaffold_capabilities - the capabilities the host infers (R3.2) for
  * a manifest holding exactly `parts`, sorted and unique, appended to
  * *out (which the caller owns). A system prompt implies nothing. */

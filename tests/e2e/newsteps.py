@@ -1,0 +1,245 @@
+"""Shared by test_new_steps_{sh,python,c}.py (issue 20): a scaffold must
+pass what it tells its author to run. For every language and a spread of
+part combinations (none at all, a system prompt only, and two plugins that
+hold every kind of part between them), run
+
+- the "Next steps:" lines `plugcheck new` prints, verbatim, in one shell;
+- every command of the generated .github/workflows/plugcheck.yml and
+  .gitlab-ci.yml (after their plugcheck checkout/bootstrap lines, which are
+  asserted exactly and replaced by this build), as those runners would;
+
+and for a name full of shell, Python, C, printf, YAML and template
+metacharacters, check that every script still passes and says the name
+exactly as given (no user string reaches generated code unquoted).
+"""
+import glob
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+
+import yaml
+
+from run import eq
+
+# Between them every part kind, each blocking/advisory, readonly/destructive
+# and script/prompt variant.
+COMBOS = [
+    [],
+    ["--system-prompt"],
+    ["--hook", "pre_bash", "--tool", "lookup", "--readonly", "--command", "ask", "--prompt"],
+    ["--hook", "turn_end", "--tool", "apply_change", "--command", "hello", "--oauth", "acme",
+     "--memory"],
+]
+GITHUB_SETUP = ["cd .plugcheck && ./bootstrap.sh"]
+GITLAB_SETUP = ["apt-get update && apt-get install -y git",
+                "git clone https://example.invalid/plugcheck.git /opt/plugcheck && "
+                "/opt/plugcheck/bootstrap.sh"]
+# a name the host accepts (R2.5) that breaks every unquoted spot: shell
+# quotes, command substitution, ';', a space, printf and Python '%',
+# C trigraph '??=', template braces, a '#', non-ASCII
+HOSTILE = "q'\"$(touch pwned)`touch pw2`;y z%s%n*??={{JSON_SH}}{{PLUGIN}} é #x"
+
+
+def shell(cwd, script, env=None, timeout=280):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=e, capture_output=True,
+                       text=True, timeout=timeout)
+    return p.returncode, p.stdout + p.stderr
+
+
+def next_steps(out):
+    """The command lines of the "Next steps:" block, comments dropped."""
+    lines = out.split("\nNext steps:\n", 1)[1].split("\n")
+    steps = []
+    for line in lines:
+        if not line.startswith("  "):
+            break
+        steps.append(line.split(" # ", 1)[0].strip())
+    return steps
+
+
+def github_commands(path, signing_key):
+    """(env, commands) of the workflow's run steps after the setup ones,
+    with its `if:` conditions evaluated."""
+    doc = yaml.safe_load(open(path))
+    (job,) = doc["jobs"].values()
+    env = {k: (signing_key if "secrets.PLUGIN_SIGNING_KEY" in v else v)
+           for k, v in (job.get("env") or {}).items()}
+    runs = []
+    for st in job["steps"]:
+        if "run" not in st:
+            assert st["uses"].startswith(("actions/checkout@", "actions/upload-artifact@")), st
+            continue
+        cond = st.get("if")
+        if cond == "env.PLUGIN_SIGNING_KEY != ''" and not env.get("PLUGIN_SIGNING_KEY"):
+            continue
+        assert cond in (None, "env.PLUGIN_SIGNING_KEY != ''"), cond
+        runs.append((st.get("env") or {}, st["run"]))
+    eq([r for _, r in runs[:len(GITHUB_SETUP)]], GITHUB_SETUP, path)
+    return env, runs[len(GITHUB_SETUP):]
+
+
+def gitlab_commands(path):
+    doc = yaml.safe_load(open(path))
+    script = doc["plugcheck"]["script"]
+    eq(script[:len(GITLAB_SETUP)], GITLAB_SETUP, path)
+    return script[len(GITLAB_SETUP):]
+
+
+def link_plugcheck(ctx, prefix):
+    """prefix/build/dev/plugcheck -> this build's binary."""
+    d = os.path.join(prefix, "build", "dev")
+    os.makedirs(d, exist_ok=True)
+    if not os.path.exists(os.path.join(d, "plugcheck")):
+        os.symlink(ctx.plugcheck, os.path.join(d, "plugcheck"))
+
+
+def junit_ok(path, what):
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root)
+    cases = [c for s in suites for c in s.iter("testcase")]
+    bad = [c.get("name") for c in cases if c.find("failure") is not None or
+           c.find("error") is not None]
+    eq(bad, [], what)
+    return cases
+
+
+def run_ci(ctx, d, signing_key=""):
+    """Run both CI files' commands in the plugin directory d; return the
+    JUnit cases of the GitLab run."""
+    link_plugcheck(ctx, os.path.join(d, ".plugcheck"))
+    env, runs = github_commands(os.path.join(d, ".github", "workflows", "plugcheck.yml"),
+                                signing_key)
+    runner_temp = os.path.join(ctx.tmp, "runner-temp")
+    os.makedirs(runner_temp, exist_ok=True)
+    for step_env, cmd in runs:
+        code, out = shell(d, cmd, {**env, **step_env, "RUNNER_TEMP": runner_temp})
+        eq(code, 0, f"GitHub step in {d}: {cmd}\n{out}")
+    junit_ok(os.path.join(d, "plugcheck.xml"), f"GitHub JUnit of {d}")
+    os.unlink(os.path.join(d, "plugcheck.xml"))
+    opt = os.path.join(ctx.tmp, "opt-plugcheck")
+    link_plugcheck(ctx, opt)
+    script = "\n".join(gitlab_commands(os.path.join(d, ".gitlab-ci.yml")))
+    code, out = shell(d, script.replace("/opt/plugcheck/", opt + "/"),
+                      {"PLUGIN_SIGNING_KEY": signing_key} if signing_key else {})
+    eq(code, 0, f"GitLab script in {d}:\n{script}\n{out}")
+    return junit_ok(os.path.join(d, "plugcheck.xml"), f"GitLab JUnit of {d}")
+
+
+def new_and_steps(ctx, name, *args, env=None):
+    """`plugcheck new`, then its printed next steps run as printed."""
+    code, out, err = ctx.run("new", name, *args, env=env)
+    eq(code, 0, out + err)
+    steps = next_steps(out)
+    code, log = shell(ctx.tmp, "\n".join(steps), env)
+    eq(code, 0, f"next steps of new {name} {args}:\n" + "\n".join(steps) + "\n" + log)
+    return steps, os.path.join(ctx.tmp, name)
+
+
+def one_combo(ctx, lang, i, parts):
+    name = f"c{i}-{lang}"
+    steps, d = new_and_steps(ctx, name, "--lang", lang, *parts)
+    # plugcheck is not on PATH here: the steps name this binary
+    eq([s for s in steps if s.endswith(" check .")], [f"{ctx.plugcheck} check ."], steps)
+    scen = sorted(glob.glob(os.path.join(d, "tests", "*.plugcheck.yaml")))
+    # `run` is printed only when there are scenarios to run
+    eq(any(" run tests/" in s for s in steps), bool(scen), steps)
+    cases = run_ci(ctx, d)
+    # the CI's check ran the scenarios too: one case per step
+    names = [c.get("classname") or "" for c in cases]
+    eq(bool([n for n in names if "scenario" in n]), bool(scen), names)
+
+
+def combos(ctx, lang):
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        for f in [ex.submit(one_combo, ctx, lang, i, p) for i, p in enumerate(COMBOS)]:
+            f.result()
+
+
+def chatcli(ctx, lang):
+    """A ChatCLI scaffold: its next steps (run.sh, keygen, sign) with a
+    throwaway HOME, then both CI files with a release key, signing too."""
+    home = os.path.join(ctx.tmp, "home")
+    os.makedirs(home)
+    name = f"cc-{lang}"
+    # with this build on PATH as `plugcheck`, the steps say just that
+    bindir = os.path.join(ctx.tmp, "bin")
+    os.makedirs(bindir)
+    os.symlink(ctx.plugcheck, os.path.join(bindir, "plugcheck"))
+    steps, d = new_and_steps(ctx, name, "--host", "chatcli", "--lang", lang,
+                             env={"HOME": home, "PATH": bindir + ":" + os.environ["PATH"]})
+    eq(steps[-2:], ["plugcheck keygen", f"plugcheck sign bin/{name} --key "
+                    "~/.chatcli/plugin-keys/plugin-signing.key"])
+    assert os.path.exists(os.path.join(d, "bin", name + ".sig")), steps
+    key = open(os.path.join(home, ".chatcli", "plugin-keys", "plugin-signing.key")).read()
+    os.unlink(os.path.join(d, "bin", name + ".sig"))
+    run_ci(ctx, d, signing_key=key)
+    # the CI signed it with the release key
+    assert os.path.exists(os.path.join(d, "bin", name + ".sig")), os.listdir(d + "/bin")
+
+
+def run_script(path, stdin, home):
+    p = subprocess.run([path], input=stdin.encode(), capture_output=True, timeout=60,
+                       env={"PATH": os.environ["PATH"], "HOME": home})
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def said(stderr, prefix, what):
+    """stderr is one line starting with prefix (the name kept whole)."""
+    eq((stderr[:len(prefix)], stderr.count("\n"), stderr[-1:]), (prefix, 1, "\n"),
+       f"{what}: {stderr!r}")
+
+
+def hostile(ctx, lang):
+    """Every part with HOSTILE as the plugin name: check passes, the
+    scenarios pass, nothing ran that the name spells, and each script's
+    messages carry the name exactly."""
+    args = ["--lang", lang, "--hook", "pre_bash", "--hook", "turn_end", "--tool", "lookup",
+            "--command", "hello", "--command", "ask", "--prompt", "--oauth", "acme",
+            "--memory", "--system-prompt"]
+    code, out, err = ctx.run("new", HOSTILE, *args)
+    eq(code, 0, out + err)
+    d = os.path.join(ctx.tmp, HOSTILE)
+    eq(json.load(open(os.path.join(d, "plugin.json")))["name"], HOSTILE)
+    if lang == "c":
+        p = subprocess.run(["make", "-C", d, "CFLAGS=-std=c11 -Wall -Wextra -Werror -Wtrigraphs"],
+                           capture_output=True, text=True)
+        eq(p.returncode, 0, p.stdout + p.stderr)
+    code, rep = ctx.json("check", d, "--repeat", "1", timeout=280)
+    errors = [f for f in rep["findings"] if f["severity"] == "error"]
+    eq((code, errors), (0, []), "check of the hostile name")
+    ids = [s["id"] for s in ctx.json("run", *sorted(glob.glob(d + "/tests/*.yaml")))[1]["scenarios"]]
+    eq([i for i in ids if "//" in i], [], ids)
+    m = json.load(open(os.path.join(d, "plugin.json")))
+    home = os.path.join(ctx.tmp, "h")
+    os.makedirs(home)
+    for point, h in m["hooks"].items():
+        code, so, se = run_script(os.path.join(d, h["script"]), "not json", home)
+        said(se, f"{HOSTILE}: {point}: ", h["script"])
+        if point == "pre_bash":
+            eq(json.loads(so)["reason"], f"{HOSTILE}: could not read the hook input")
+    for t in m["tools"]:
+        code, so, se = run_script(os.path.join(d, t["script"]), "not json", home)
+        said(se, f"{HOSTILE}: {t['name']}: ", t["script"])
+        eq(json.loads(so)["output"], f"{t['name']}: could not read the tool input")
+    for c in m["commands"]:
+        if "script" in c:
+            code, so, se = run_script(os.path.join(d, c["script"]), "not json", home)
+            said(se, f"{HOSTILE}: /{c['name']}: ", c["script"])
+    mem = os.path.join(d, m["memory_provider"]["script"])
+    code, so, se = run_script(mem, "not json", home)
+    said(se, f"{HOSTILE}: memory: ", mem)
+    code, so, se = run_script(mem, '{"action":"save","args":{"content":"x","name":"n"}}', home)
+    eq(json.loads(so)["ok"], True, se)
+    store = os.path.join(home, ".config", HOSTILE)
+    assert os.path.isdir(store), os.listdir(os.path.join(home, ".config"))
+    oauth = os.path.join(d, m["oauth"]["script"])
+    code, so, se = run_script(oauth, '{"action":"token","token_path":"%s/t.json"}' % home, home)
+    eq(json.loads(so)["error"], "not logged in: run /login acme")
+    if se:  # the sh and C scripts also say it on stderr
+        said(se, f"{HOSTILE}: oauth: not logged in: run /login acme", oauth)
+    for spelled in ("pwned", "pw2"):
+        eq(glob.glob(os.path.join(ctx.tmp, "**", spelled), recursive=True), [], spelled)
