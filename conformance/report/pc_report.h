@@ -222,6 +222,16 @@ size_t pc_report_add_group(struct pc_report *r, const char *id,
 void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 			const char *detail);
 
+/* pc_report_rename_path - replace the path `from` by `to` wherever it
+ * ends a path component (what follows is not a letter, digit or . _ - ~)
+ * in the host's error and log, the load details, and every case's name,
+ * exchange, log, skip reason and finding messages: install-check names
+ * the copy it extracted from a zip as "ZIP:ENTRY" and its throwaway HOME
+ * as "~" instead of plugcheck's temporary directories. Call it before
+ * pc_report_finish (case messages are computed there). */
+void pc_report_rename_path(struct pc_report *r, const char *from,
+			   const char *to);
+
 /* pc_report_finish - apply the ignore list and the strictness and compute
  * every case's status, message and rule and r->counts (see the rules
  * above). Idempotent. */

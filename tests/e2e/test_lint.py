@@ -313,9 +313,15 @@ def test_not_a_plugin_directory(ctx):
     code, out = ctx.json("lint", os.path.join(ctx.tmp, "empty"))
     eq((code, out["loaded"], out["host_error"]), (3, False, None))
     eq([f["id"] for f in out["findings"]], ["PC-LOAD-002"])
-    code, stdout, stderr = ctx.run("lint", os.path.join(ctx.tmp, "nope"))
-    eq(code, 3)
-    assert "is not a directory holding plugin.json" in stdout, stdout
+    # a path that names nothing is a typo, said in one line (issue 20)
+    for cmd in (["lint"], ["check"], [], ["fire", "pre_bash"], ["install-check"]):
+        nope = os.path.join(ctx.tmp, "nope")
+        code, stdout, stderr = ctx.run(*cmd, nope)
+        name = (cmd or ["check"])[0]
+        eq((code, stdout, stderr), (2, "", "plugcheck %s: '%s' does not exist\n"
+                                    "Run `plugcheck %s --help` for usage.\n" % (name, nope, name)))
+    code, stdout, stderr = ctx.run("install-check", "nonexist.zip")
+    eq((code, stderr.split("\n")[0]), (2, "plugcheck install-check: 'nonexist.zip' does not exist"))
 
 
 def test_rejected_human_output(ctx):

@@ -1883,11 +1883,37 @@ static void finding_shows_host_nul_visibly(void **state)
 	pc_findings_release(&f);
 }
 
+/* install-check's renaming of its temporary directories (issue 20):
+ * whole path components only, everywhere a path is shown. */
+static void rename_path_whole_components(void **state)
+{
+	struct pc_report r = PC_REPORT_INIT;
+	size_t c;
+
+	(void)state;
+	r.host_error = pc_xstrdup("in \"/tmp/x/e/p\": bad; /tmp/x/e/pq kept");
+	pc_strvec_push(&r.host_log, "[plugins] loaded /tmp/x/e/p/plugin.json");
+	pc_report_add_load(&r, "project", false, "(in \"/tmp/x/e/p\")");
+	c = pc_report_add_case(&r, "plugcheck.load", "load /tmp/x/e/p",
+			       "cwd /tmp/x/e/p.d", 0);
+	pc_report_find(&r, c, "PC-LOAD-001", "plugin.json", NULL,
+		       "failed in /tmp/x/e/p: x");
+	pc_report_rename_path(&r, "/tmp/x/e/p", "a.zip:p");
+	assert_string_equal(r.host_error, "in \"a.zip:p\": bad; /tmp/x/e/pq kept");
+	assert_string_equal(r.host_log.v[0], "[plugins] loaded a.zip:p/plugin.json");
+	assert_string_equal(r.loads[0].detail, "(in \"a.zip:p\")");
+	assert_string_equal(r.cases[c].name, "load a.zip:p");
+	assert_string_equal(r.cases[c].system_out, "cwd /tmp/x/e/p.d");
+	assert_string_equal(r.cases[c].findings.v[0].message, "failed in a.zip:p: x");
+	pc_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finding_shows_host_nul_visibly),
 		cmocka_unit_test(format_parse_names),
+		cmocka_unit_test(rename_path_whole_components),
 		cmocka_unit_test(add_copies_and_release_empties),
 		cmocka_unit_test(case_fails_by_its_findings),
 		cmocka_unit_test(case_message_joins_failing_findings),
