@@ -119,6 +119,17 @@ static cJSON *cases(const struct pc_report *r)
 
 /* ---- `plugcheck run --format json` (docs/scenarios.md) ---- */
 
+/* A step's exchange (its actual document, which the runner keeps as JSON
+ * text for JUnit's system-out) as the JSON object it is; NULL: null. */
+static cJSON *exchange(const char *s)
+{
+	cJSON *v = NULL;
+
+	if (s && pc_serde_parse(s, strlen(s), &v, NULL) == 0)
+		return v;
+	return text(s);
+}
+
 static cJSON *scenario(const struct pc_report *r, size_t g)
 {
 	const struct pc_group *x = &r->groups[g - 1];
@@ -146,7 +157,7 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 		cJSON_AddStringToObject(st, "status", status_name(c->status));
 		cJSON_AddItemToObject(st, "message",
 				      text(c->message ? c->message : ""));
-		cJSON_AddItemToObject(st, "exchange", text(c->system_out));
+		cJSON_AddItemToObject(st, "exchange", exchange(c->system_out));
 		cJSON_AddNumberToObject(st, "time_ms",
 					(double)pc__report_ms(c->time_s));
 		cJSON_AddItemToArray(steps, st);
