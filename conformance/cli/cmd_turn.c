@@ -12,6 +12,7 @@
 #include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_mock.h"
+#include "pc_model_script.h"
 #include "pc_serde.h"
 #include "pc_turn.h"
 #include "pc_xalloc.h"
@@ -404,7 +405,6 @@ static int run(const struct pc_args *a)
 	struct pc_host host = PC_HOST_INIT;
 	struct pc_turn t = PC_TURN_INIT;
 	struct pc_err err = PC_ERR_INIT;
-	struct pc_buf script = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_plugin **ps = NULL;
 	struct pc_mock *m = NULL;
 	char *tmp_ws = NULL, *session;
@@ -412,15 +412,9 @@ static int run(const struct pc_args *a)
 	int npaths = (int)a->npos - 1, rc;
 
 	take_opts(a, &c);
-	if (pc_fs_read_capped(a->pos[0], &script, &err) < 0) {
-		/* the error names the file already */
+	/* the one script loader: turn, mock-model serve, model_file */
+	if (pc_model_script_load(a->pos[0], NULL, &m, &err) < 0) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		rc = PC_EXIT_USAGE;
-		goto out;
-	}
-	if (pc_mock_new_text(script.data ? script.data : "", script.len, &m,
-			     &err) < 0) {
-		fprintf(stderr, "plugcheck: %s: %s\n", a->pos[0], err.msg);
 		rc = PC_EXIT_USAGE;
 		goto out;
 	}
@@ -454,7 +448,6 @@ out:
 		pc_plugin_free(ps[i]);
 	free(ps);
 	pc_mock_free(m);
-	pc_buf_release(&script);
 	free(c.steps);
 	if (tmp_ws) {
 		pc_fs_rm_rf(tmp_ws);
