@@ -196,6 +196,23 @@ static bool print_life(const cJSON *e, const char *type)
 	return true;
 }
 
+/* A hook firing: point, plugin, tool, verdict and reason, and the
+ * modify it returned (what the host merges into the call, R4.10). */
+static void print_hook(const cJSON *e)
+{
+	const cJSON *modify = pc_serde_get(e, "modify");
+
+	printf("  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
+	       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
+	       *s_of(e, "reason") ? ": " : "", s_of(e, "reason"));
+	if (modify) {
+		char *m = pc_serde_to_string(modify);
+
+		printf("    modify %s\n", m);
+		free(m);
+	}
+}
+
 static void print_event(const cJSON *e)
 {
 	const char *type = s_of(e, "type");
@@ -203,9 +220,12 @@ static void print_event(const cJSON *e)
 	if (print_life(e, type))
 		return;
 	if (!strcmp(type, "hook"))
-		printf("  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
-		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
-		       *s_of(e, "reason") ? ": " : "", s_of(e, "reason"));
+		print_hook(e);
+	else if (!strcmp(type, "approval"))
+		printf("  approval %s: %s\n", s_of(e, "tool"),
+		       cJSON_IsTrue(pc_serde_get(e, "approved"))
+			       ? "granted"
+			       : "refused (the user said no)");
 	else if (!strcmp(type, "turn"))
 		printf("turn %d: %s\n",
 		       (int)pc_serde_get(e, "index")->valuedouble,

@@ -3,6 +3,7 @@
 #include "pc_lint_impl.h"
 
 #include <sys/stat.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ const char *const pc_lint_rules[] = {
 	"PC-HOOK-003", "PC-HOOK-004",	"PC-HOOK-005",	 "PC-TOOL-001",
 	"PC-TOOL-002", "PC-TOOL-003",	"PC-TOOL-004",	 "PC-TOOL-005",
 	"PC-CMD-001",  "PC-CMD-002",	"PC-SCRIPT-001", "PC-SCRIPT-002",
-	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	 "PC-DOC-002",
+	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-SCRIPT-006", "PC-SCRIPT-007",
+	"PC-DOC-001",	 "PC-DOC-002",
 	"PC-IO-003",   "PC-ENV-002",
 };
 const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
@@ -152,6 +154,16 @@ static bool direct_exec(const char *script)
 	       strcasecmp(dot, ".bash") && strcasecmp(dot, ".ps1");
 }
 
+/* The program R5.2 runs a non-direct script with. */
+static const char *interpreter_of(const char *script)
+{
+	const char *dot = strrchr(script, '.');
+
+	if (dot && !strcasecmp(dot, ".py"))
+		return "python3";
+	return dot && !strcasecmp(dot, ".ps1") ? "pwsh" : "bash";
+}
+
 /* R2.11 and R5.2 hygiene of one declared script. */
 static void check_script(struct pc_findings *f, const char *rel,
 			 const char *abs, const char *path, struct strset *seen)
@@ -166,6 +178,22 @@ static void check_script(struct pc_findings *f, const char *rel,
 		pc_findings_add(f, "PC-SCRIPT-001", rel,
 				"script \"%s\" names a directory: the host loads the plugin, then every call fails to spawn",
 				rel);
+		return;
+	}
+	/* the host checks only the execute bit (R2.10); the interpreter,
+	 * or the kernel for a #! line, must read the file too */
+	if (access(abs, R_OK) != 0 && errno == EACCES) {
+		struct stat st;
+		unsigned mode = stat(abs, &st) == 0 ? st.st_mode & 07777 : 0;
+
+		if (direct_exec(abs))
+			pc_findings_add(f, "PC-SCRIPT-007", rel,
+					"script \"%s\" (mode %04o) is not readable by this user: unless it is a compiled binary, every call fails",
+					rel, mode);
+		else
+			pc_findings_add(f, "PC-SCRIPT-006", rel,
+					"script \"%s\" (mode %04o) is not readable by this user: the host's %s cannot read it, so every call fails",
+					rel, mode, interpreter_of(abs));
 		return;
 	}
 	if (!direct_exec(abs) || !(fp = fopen(abs, "rb")))

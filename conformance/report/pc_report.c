@@ -56,8 +56,10 @@ size_t pc_report_add_case(struct pc_report *r, const char *classname,
 
 void pc_report_skip(struct pc_report *r, size_t c, const char *why)
 {
+	/* a skipped case always says why (docs/check-json.md) */
 	free(r->cases[c].skip);
-	r->cases[c].skip = pc_xstrdup(why ? why : "");
+	r->cases[c].skip = pc_xstrdup(why && *why ? why
+					  : "skipped (no reason was given)");
 }
 
 void pc_report_set_err(struct pc_report *r, size_t c, const char *text)
@@ -241,6 +243,18 @@ void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 	l->as = pc_xstrdup(as ? as : "");
 	l->loaded = loaded;
 	l->detail = pc_xstrdup(detail ? detail : "");
+	l->name = l->version = NULL;
+}
+
+void pc_report_load_names(struct pc_report *r, const char *name,
+			  const char *version)
+{
+	struct pc_load *l = &r->loads[r->nloads - 1];
+
+	free(l->name);
+	free(l->version);
+	l->name = name ? pc_xstrdup(name) : NULL;
+	l->version = version ? pc_xstrdup(version) : NULL;
 }
 
 /* *s with every `from` that ends a path component replaced by `to`. */
@@ -460,6 +474,8 @@ void pc_report_release(struct pc_report *r)
 	for (size_t i = 0; i < r->nloads; i++) {
 		free(r->loads[i].as);
 		free(r->loads[i].detail);
+		free(r->loads[i].name);
+		free(r->loads[i].version);
 	}
 	free(r->loads);
 	pc_strvec_release(&r->ignore);

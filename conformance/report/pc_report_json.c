@@ -55,6 +55,11 @@ static cJSON *loads(const struct pc_report *r)
 		cJSON_AddItemToObject(o, "as", text(r->loads[i].as));
 		cJSON_AddBoolToObject(o, "loaded", r->loads[i].loaded);
 		cJSON_AddItemToObject(o, "detail", text(r->loads[i].detail));
+		if (r->loads[i].name) {
+			cJSON_AddItemToObject(o, "name", text(r->loads[i].name));
+			cJSON_AddItemToObject(o, "version",
+					      text(r->loads[i].version));
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -130,6 +135,21 @@ static cJSON *exchange(const char *s)
 	return text(s);
 }
 
+/* A scenario's message: its own (a skip reason, its scenario-level
+ * case), else for one that failed what failed first. */
+static const char *scenario_message(const struct pc_report *r, size_t g)
+{
+	const char *own = pc__report_group_message(r, g);
+
+	for (size_t i = 0; !*own && i < r->ncases; i++)
+		if (r->cases[i].group == g &&
+		    (r->cases[i].status == PC_CASE_FAIL ||
+		     r->cases[i].status == PC_CASE_XFAIL) &&
+		    r->cases[i].message)
+			return r->cases[i].message;
+	return own;
+}
+
 static cJSON *scenario(const struct pc_report *r, size_t g)
 {
 	const struct pc_group *x = &r->groups[g - 1];
@@ -139,8 +159,7 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 	cJSON_AddItemToObject(o, "file", text(x->file));
 	cJSON_AddItemToObject(o, "name", text(x->name));
 	cJSON_AddStringToObject(o, "status", pc_report_group_status(r, g));
-	cJSON_AddItemToObject(o, "message",
-			      text(pc__report_group_message(r, g)));
+	cJSON_AddItemToObject(o, "message", text(scenario_message(r, g)));
 	cJSON_AddNumberToObject(o, "time_ms", x->time_ms);
 	cJSON_AddItemToObject(o, "runs", count(x->runs));
 	cJSON_AddItemToObject(o, "passes", count(x->passes));
