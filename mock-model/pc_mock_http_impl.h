@@ -99,6 +99,9 @@ int pc__wire_send(struct pc__wire_conn *c, const struct pc__wire_limits *l,
  * drained) and release of c->in. */
 void pc__wire_close(struct pc__wire_conn *c);
 
+/* pc__mock_hexval - the value of hex digit `ch`, or -1. */
+int pc__mock_hexval(int ch);
+
 /* pc__mock_json_answer - set `a` to `status` with `v` (taken) printed as
  * the JSON body. */
 void pc__mock_json_answer(struct pc__mock_ans *a, unsigned status, cJSON *v);

@@ -77,7 +77,7 @@ static void consume(struct pc__wire_conn *c, size_t n)
 	c->in.data[c->in.len] = '\0';
 }
 
-static int hexval(int ch)
+int pc__mock_hexval(int ch)
 {
 	if (ch >= '0' && ch <= '9')
 		return ch - '0';
@@ -94,9 +94,9 @@ static char *unescape(const char *s, size_t n, bool plus)
 	char *out = pc_xmalloc(n + 1), *o = out;
 
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 &&
-		    hexval(s[i + 2]) >= 0) {
-			*o++ = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+		if (s[i] == '%' && i + 2 < n && pc__mock_hexval(s[i + 1]) >= 0 &&
+		    pc__mock_hexval(s[i + 2]) >= 0) {
+			*o++ = (char)(pc__mock_hexval(s[i + 1]) * 16 + pc__mock_hexval(s[i + 2]));
 			i += 2;
 		} else {
 			*o++ = plus && s[i] == '+' ? ' ' : s[i];
@@ -326,12 +326,12 @@ static int read_chunked(struct pc__wire_conn *c,
 				return 400;
 			}
 		}
-		while (hexval(c->in.data[i]) >= 0) {
+		while (pc__mock_hexval(c->in.data[i]) >= 0) {
 			if (size >> 60) {
 				r->too_big = true;
 				return 0;
 			}
-			size = size * 16 + (uint64_t)hexval(c->in.data[i++]);
+			size = size * 16 + (uint64_t)pc__mock_hexval(c->in.data[i++]);
 		}
 		if (!i || (c->in.data[i] != ';' && c->in.data[i] != '\r' &&
 			   c->in.data[i] != '\n')) {

@@ -140,14 +140,12 @@ static void md_text(const char *s, struct pc_buf *out)
  * text: only what needs no quoting at all there. */
 static bool is_word(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-./@",
-			    *s))
-			return false;
-	return true;
+	return pc_scaffold_only(s, PC_SCAFFOLD_ALNUM "_-./@");
+}
+
+bool pc_scaffold_only(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
 }
 
 static void pct(const char *s, struct pc_buf *out)
@@ -315,9 +313,7 @@ char *pc_scaffold_shell_word(const char *s)
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
 	pc_buf_adds(&b, "");
-	if (*s &&
-	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789_./@%+=:,-") == strlen(s))
+	if (pc_scaffold_only(s, PC_SCAFFOLD_ALNUM "_./@%+=:,-"))
 		pc_buf_adds(&b, s);
 	else
 		sh_word(s, &b);

@@ -37,14 +37,7 @@ static bool carries_args(const char *point)
 /* File-name-safe names: the generated paths embed them. */
 static bool is_simple(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-",
-			    *s))
-			return false;
-	return true;
+	return pc_scaffold_only(s, PC_SCAFFOLD_ALNUM "_-");
 }
 
 static int chatcli_name(const char *name, bool override, char **msg)
