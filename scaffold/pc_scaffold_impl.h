@@ -54,7 +54,7 @@ int pc__scaffold_render(const char *tmpl, const char *text,
  * py (inside a Python string literal), c (inside a C string literal),
  * pct (a printf format's literal text: % doubled), ccmt (inside a C
  * comment), cmt (inside a '#' comment: one line), code (a markdown code
- * span), md (markdown text), word (make targets, .gitignore lines: letters, digits, _ - . / @
+ * span), md (markdown inline text), word (make targets, .gitignore lines: letters, digits, _ - . / @
  * only). Returns 0, -1 when `s` cannot be carried (word), -2 for an
  * unknown filter. */
 int pc__scaffold_quote(const char *filter, size_t n, const char *s,

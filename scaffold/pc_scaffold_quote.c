@@ -125,12 +125,15 @@ static void md_code(const char *s, struct pc_buf *out)
 		pc_buf_addch(out, '`');
 }
 
-/* Markdown text: every ASCII punctuation character backslash-escaped
- * (CommonMark 2.4), control characters as spaces. */
+/* Markdown inline text (a heading's, a paragraph's: never at the start
+ * of a line): the characters that start emphasis, code, links, images,
+ * HTML, entities, tables, strikethrough or a heading's closing # are
+ * backslash-escaped (CommonMark 2.4), control characters become spaces.
+ * A name such as my-plugin stays readable in the raw file. */
 static void md_text(const char *s, struct pc_buf *out)
 {
 	for (; *s; s++) {
-		if (strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *s))
+		if (strchr("\\`*_[]<>!|~&#", *s))
 			pc_buf_addch(out, '\\');
 		pc_buf_addch(out, (unsigned char)*s < 0x20 ? ' ' : *s);
 	}

@@ -138,8 +138,10 @@ static void step(const char *comment, const char *fmt, ...)
 	va_start(ap, fmt);
 	pc_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	printf("  %-37s%s%s\n", pc_buf_cstr(&b), comment ? " # " : "",
-	       comment ? comment : "");
+	if (comment)
+		printf("  %-37s # %s\n", pc_buf_cstr(&b), comment);
+	else
+		printf("  %s\n", pc_buf_cstr(&b));
 	pc_buf_release(&b);
 }
 
@@ -167,8 +169,9 @@ static void next_steps(const struct pc_scaffold_opts *o)
 			step("the scenarios alone", "%s run tests/*.plugcheck.yaml",
 			     pc);
 		printf("Then edit the %sdescriptions; grow the plugin with\n"
-		       "`plugcheck add hook POINT .`, `add tool NAME .` or `add command NAME .`.\n",
-		       o->nparts ? "scripts' decide/run functions and the " : "");
+		       "`%s add hook POINT .`, `add tool NAME .` or `add command NAME .`.\n",
+		       o->nparts ? "scripts' decide/run functions and the " : "",
+		       pc);
 	}
 	free(dir);
 	free(pc);

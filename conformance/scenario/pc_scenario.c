@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_manifest.h"
 #include "pc_mock.h"
 #include "pc_model_script.h"
 #include "pc_scenario_impl.h"
@@ -630,6 +632,31 @@ static int read_fire(struct ctx *c, struct pc_step *s,
 
 /* ---- turn steps ---- */
 
+/* An item of a turn's `hooks`: its first word must be one of the 18 hook
+ * points, or the item can never match (a typo would only fail the run). */
+static int hook_item(struct ctx *c, const struct pc__ynode *item)
+{
+	char *point = pc_xmemdup(item->s, strcspn(item->s, " "));
+	struct pc_err err = PC_ERR_INIT;
+	int rc = 0;
+
+	if (pc_hook_point_parse(point) < 0) {
+		char *tail;
+
+		if (pc_fire_point_syntax(point, &err) == 0)
+			pc_err_set(&err, PC_EUSAGE,
+				   "'%s' is not a hook point", point);
+		/* the 18 points, not the tool:/command: forms of `fire` */
+		if ((tail = strstr(err.msg, ", or use tool:")))
+			*tail = '\0';
+		rc = bad(c, item,
+			 "an item of 'hooks' starts with the hook point (\"<hook> <plugin>[ <tool>][ deny]\"): %s",
+			 err.msg);
+	}
+	free(point);
+	return rc;
+}
+
 static const char *const turn_expect_keys[] = {
 	"hooks", "exact", "events", "completed", "consumed",
 	"json",	 "files", "strict", NULL
@@ -655,6 +682,8 @@ static int turn_expect_one(struct ctx *c, struct pc_step *s, const char *k,
 				return bad(
 					c, v->kids[i],
 					"an item of 'hooks' must be a string (\"<hook> <plugin>[ <tool>][ deny]\")");
+			if (hooks && (rc = hook_item(c, v->kids[i])))
+				return rc;
 			if (!hooks && (rc = want_map(c, v->kids[i],
 						     "an item of 'events'")))
 				return rc;
