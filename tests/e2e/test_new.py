@@ -124,3 +124,25 @@ def test_scaffolded_scenario_ids_have_one_slash(ctx):
             "memory-provider/memory round trip through every action the host sends",
             "oauth-acme/OAuth acme logs in, hands out a token and logs out",
             "tool-t/tool t answers a valid call"]))
+
+
+def test_memory_template_quotes_the_plugin_name(ctx):
+    # issue 20: the sh memory template wrote `store=.../.config/semi;colon/memory`,
+    # which ran `colon/memory` as a command on every call (and a space broke it)
+    trap = os.path.join(ctx.tmp, "colon", "memory")
+    os.makedirs(os.path.dirname(trap))
+    with open(trap, "w") as f:
+        f.write("#!/bin/sh\ntouch %s/ran\n" % ctx.tmp)
+    os.chmod(trap, 0o755)
+    for name in ("semi;colon", "my plugin"):
+        d = generate(ctx, name, "--memory")
+        home = os.path.join(ctx.tmp, "home-" + name.split()[0].split(";")[0])
+        p = subprocess.run([os.path.join(d, "memory", "provider.sh")],
+                           input=b'{"action":"save","args":{"content":"x","name":"n"}}',
+                           capture_output=True, cwd=ctx.tmp, timeout=30,
+                           env={"PATH": os.environ["PATH"], "HOME": home})
+        eq((p.returncode, json.loads(p.stdout)["ok"], p.stderr), (0, True, b""), name)
+        eq(os.listdir(os.path.join(home, ".config")), [name])
+        assert not os.path.exists(os.path.join(ctx.tmp, "ran")), name
+        code, out, err = ctx.run("check", d, "--repeat", "1")
+        eq(code, 0, out[-1500:])
