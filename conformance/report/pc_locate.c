@@ -2,10 +2,12 @@
 #include "pc_locate.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_xalloc.h"
 
 #define MAX_DEPTH 512
 
@@ -362,4 +364,168 @@ struct pc_loc pc_text_find_line(const char *text, size_t n,
 		}
 	}
 	return none;
+}
+
+size_t pc_json_value_end(const char *text, size_t n, size_t off)
+{
+	struct scan sc = { text, n, off, 0 };
+
+	if (off >= n || value(&sc))
+		return (size_t)-1;
+	return sc.i;
+}
+
+/* The state of one pc_json_walk: the scan and the path to the value
+ * being walked (owned copies, NULL-terminated at `depth`). */
+struct walk {
+	struct scan sc;
+	pc_json_object_fn fn;
+	void *ctx;
+	char **steps;
+	size_t depth, cap;
+};
+
+static void push_step(struct walk *w, char *step)
+{
+	if (w->depth + 2 > w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->steps = pc_xreallocarray(w->steps, w->cap, sizeof(*w->steps));
+	}
+	w->steps[w->depth++] = step;
+	w->steps[w->depth] = NULL;
+}
+
+static void pop_step(struct walk *w)
+{
+	free(w->steps[--w->depth]);
+	w->steps[w->depth] = NULL;
+}
+
+static int walk_value(struct walk *w);
+
+/* A member's key and value, the value walked with the key on the path. */
+static int walk_member(struct walk *w, struct pc_json_member *m)
+{
+	struct scan *sc = &w->sc;
+	struct pc_buf key = PC_BUF_INIT(PC_BUF_NOCAP);
+	int rc;
+
+	m->key_off = sc->i;
+	if (string(sc, &key)) {
+		pc_buf_release(&key);
+		return -1;
+	}
+	ws(sc);
+	if (sc->i >= sc->n || sc->s[sc->i] != ':') {
+		pc_buf_release(&key);
+		return -1;
+	}
+	sc->i++;
+	ws(sc);
+	m->value_off = sc->i;
+	m->key = pc_buf_detach(&key, &m->key_len);
+	push_step(w, pc_xstrdup(m->key));
+	rc = walk_value(w);
+	pop_step(w);
+	return rc;
+}
+
+static int walk_object(struct walk *w)
+{
+	struct scan *sc = &w->sc;
+	struct pc_json_member *m = NULL;
+	size_t nm = 0, cap = 0;
+	int rc = -1;
+
+	sc->i++;
+	ws(sc);
+	while (sc->i < sc->n && sc->s[sc->i] != '}') {
+		if (nm == cap) {
+			cap = cap ? cap * 2 : 8;
+			m = pc_xreallocarray(m, cap, sizeof(*m));
+		}
+		memset(&m[nm], 0, sizeof(*m));
+		if (walk_member(w, &m[nm++]))
+			goto out;
+		ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc->i++;
+			ws(sc);
+		} else if (sc->i >= sc->n || sc->s[sc->i] != '}') {
+			goto out;
+		}
+	}
+	if (sc->i >= sc->n)
+		goto out;
+	sc->i++;
+	w->fn(w->ctx, (const char *const *)w->steps, m, nm);
+	rc = 0;
+out:
+	for (size_t k = 0; k < nm; k++)
+		free((char *)m[k].key);
+	free(m);
+	return rc;
+}
+
+static int walk_array(struct walk *w)
+{
+	struct scan *sc = &w->sc;
+
+	sc->i++;
+	ws(sc);
+	for (size_t k = 0; sc->i < sc->n && sc->s[sc->i] != ']'; k++) {
+		char step[32];
+		int rc;
+
+		snprintf(step, sizeof(step), "#%zu", k);
+		push_step(w, pc_xstrdup(step));
+		rc = walk_value(w);
+		pop_step(w);
+		if (rc)
+			return -1;
+		ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc->i++;
+			ws(sc);
+		} else if (sc->i >= sc->n || sc->s[sc->i] != ']') {
+			return -1;
+		}
+	}
+	if (sc->i >= sc->n)
+		return -1;
+	sc->i++;
+	return 0;
+}
+
+static int walk_value(struct walk *w)
+{
+	struct scan *sc = &w->sc;
+
+	ws(sc);
+	if (sc->i >= sc->n)
+		return -1;
+	if (sc->s[sc->i] != '{' && sc->s[sc->i] != '[')
+		return value(sc);
+	if (w->depth >= MAX_DEPTH)
+		return -1;
+	return sc->s[sc->i] == '{' ? walk_object(w) : walk_array(w);
+}
+
+int pc_json_walk(const char *text, size_t n, pc_json_object_fn fn, void *ctx)
+{
+	struct walk w = { { text, n, 0, 0 }, fn, ctx, NULL, 0, 0 };
+	int rc;
+
+	skip_bom(&w.sc);
+	w.cap = 16;
+	w.steps = pc_xcalloc(w.cap, sizeof(*w.steps));
+	rc = walk_value(&w);
+	if (!rc) {
+		ws(&w.sc);
+		rc = w.sc.i == n ? 0 : -1;
+	}
+	while (w.depth)
+		pop_step(&w);
+	free(w.steps);
+	return rc;
 }
