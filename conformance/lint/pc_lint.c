@@ -22,7 +22,9 @@ const char *const pc_lint_rules[] = {
 	"PC-TOOL-002", "PC-TOOL-003",	"PC-TOOL-004",	 "PC-TOOL-005",
 	"PC-CMD-001",  "PC-CMD-002",	"PC-SCRIPT-001", "PC-SCRIPT-002",
 	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	 "PC-DOC-002",
-	"PC-IO-003",   "PC-ENV-002",
+	"PC-IO-003",   "PC-ENV-002",	"PC-MAN-010",	 "PC-MAN-011",
+	"PC-MAN-012",  "PC-TOOL-020",	"PC-TOOL-021",	 "PC-TOOL-022",
+	"PC-SCRIPT-010", "PC-IO-010",
 };
 const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
 
@@ -236,6 +238,39 @@ static void check_hooks(struct pc_lint *l, const char *path,
 	unknown_hooks(&l->findings, &p->log);
 }
 
+static void set_loc(struct pc_finding *f, struct pc_loc at)
+{
+	f->line = at.line;
+	f->column = at.column;
+}
+
+/* The index in plugin.json's "commands" of the host's command i: the
+ * host skips entries whose name is empty after trimming and one '/'
+ * (R2.7.1). */
+static size_t command_index(const struct pc_plugin *p, size_t i)
+{
+	const cJSON *e;
+	size_t k = 0, kept = 0;
+
+	cJSON_ArrayForEach(e, pc_serde_get(p->manifest, "commands")) {
+		const cJSON *n = pc_serde_get(e, "name");
+		const char *s = cJSON_IsString(n) ? n->valuestring : "";
+		size_t len;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		if (*s == '/')
+			s++;
+		len = strlen(s);
+		while (len && strchr(" \t\n\r", s[len - 1]))
+			len--;
+		if (len && kept++ == i)
+			return k;
+		k++;
+	}
+	return i;
+}
+
 static void check_tools(struct pc_lint *l, const char *path,
 			struct strset *seen)
 {
@@ -263,9 +298,17 @@ static void check_tools(struct pc_lint *l, const char *path,
 			pc_findings_add(&l->findings, "PC-HOOK-002", "plugin.json",
 					"tool '%s' has timeout_ms 0: every call times out",
 					t->name);
-		if (!strset_add(&names, t->name))
+		if (!strset_add(&names, t->name)) {
+			char idx[24];
+			const char *at[] = { "tools", idx, "name", NULL };
+			struct pc_finding *f;
+
+			snprintf(idx, sizeof(idx), "#%zu", i);
 			pc_findings_add(&l->findings, "PC-TOOL-003", "plugin.json",
 					"tool '%s' is declared twice", t->name);
+			f = &l->findings.v[l->findings.nr - 1];
+			set_loc(f, pc__lint_json_at(l, at, false));
+		}
 	}
 	strset_free(&names);
 }
@@ -284,9 +327,17 @@ static void check_commands(struct pc_lint *l)
 						"plugin.json",
 						"command '/%s' is consumed by the TUI before plugin commands",
 						n);
-		if (!strset_add(&names, n))
+		if (!strset_add(&names, n)) {
+			char idx[24];
+			const char *at[] = { "commands", idx, "name", NULL };
+			struct pc_finding *f;
+
+			snprintf(idx, sizeof(idx), "#%zu", command_index(p, i));
 			pc_findings_add(&l->findings, "PC-CMD-002", "plugin.json",
 					"command '%s' is declared twice", n);
+			f = &l->findings.v[l->findings.nr - 1];
+			set_loc(f, pc__lint_json_at(l, at, false));
+		}
 	}
 	strset_free(&names);
 }
@@ -363,8 +414,10 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		pc_findings_add(&l->findings, "PC-LOAD-001", "plugin.json",
 				"%s", l->host_log.v[l->host_log.nr - 1] +
 					      strlen("[plugins] "));
+		pc__lint_manifest_keys(l, dir);
 		return 0;
 	}
+	pc__lint_manifest_keys(l, dir);
 	check_manifest(l);
 	check_hooks(l, path, &seen);
 	check_tools(l, path, &seen);
@@ -374,6 +427,8 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 			     l->plugin->memory->script, path, &seen);
 	pc__lint_notes(l);
 	pc__lint_env_reads(l);
+	pc__lint_providers(l);
+	pc__lint_shell(l);
 	strset_free(&seen);
 	return 0;
 }
@@ -384,6 +439,9 @@ void pc_lint_release(struct pc_lint *l)
 	free(l->host_error);
 	pc_strvec_release(&l->host_log);
 	pc_findings_release(&l->findings);
+	free(l->text);
 	l->plugin = NULL;
 	l->host_error = NULL;
+	l->text = NULL;
+	l->text_len = 0;
 }

@@ -20,9 +20,13 @@ struct pc_lint {
 	char *host_error;	    /* load_plugin_from_dir's error, or NULL */
 	struct pc_strvec host_log;  /* the host's stderr lines while loading */
 	struct pc_findings findings;
+	/* private: plugin.json's bytes (NULL when unreadable), for the
+	 * findings' locations */
+	char *text;
+	size_t text_len;
 };
 
-#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT }
+#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT, NULL, 0 }
 
 /* pc_lint_rules - the ids pc_lint_plugin may raise, in the order check
  * lists their static cases; pc_lint_nrules entries. */
