@@ -52,6 +52,8 @@ static size_t mem_fire(struct pc__suite *s, const char *action,
 	if (judge && !f->mem.ok)
 		pc__suite_find(s, c, "PC-MEM-001", "memory_provider",
 			       "action '%s' failed: %s", action, f->mem.output);
+	pc__suite_answer_bytes(s, c, "memory_provider", f,
+			       pc__suite_script(s, &pt));
 	if (f->x.proc.leftover_processes > 0)
 		pc__suite_find(s, c, "PC-PROC-001", "memory_provider",
 			       "%d process(es) still running after '%s'",
@@ -180,6 +182,7 @@ static void oauth_fire(struct pc__suite *s, const char *action,
 		 strstr(f.oauth.message, "did not return a url"))
 		pc__suite_find(s, c, "PC-OAUTH-002", where, "%s",
 			       f.oauth.message);
+	pc__suite_answer_bytes(s, c, where, &f, pc__suite_script(s, &pt));
 	if (f.x.proc.leftover_processes > 0)
 		pc__suite_find(s, c, "PC-PROC-001", where,
 			       "%d process(es) still running after the answer",
