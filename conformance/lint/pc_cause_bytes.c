@@ -574,6 +574,17 @@ static bool path_char(char c)
 	return word_char(c) || strchr("_.-/@+", c);
 }
 
+/* A ".." component, or "." alone: not a file inside the plugin. */
+static bool dot_dot(const char *name)
+{
+	if (!strcmp(name, "."))
+		return true;
+	for (const char *p = name; (p = strstr(p, "..")); p += 2)
+		if ((p == name || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return true;
+	return false;
+}
+
 static bool listed(const struct pc_cause_file *out, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -626,7 +637,7 @@ size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 		while (!strncmp(name, "./", 2))
 			memmove(name, name + 2, strlen(name + 2) + 1);
 		if ((strchr(name, '.') || strchr(name, '/')) && *name &&
-		    strcmp(name, ".") && strcmp(name, "..") &&
+		    !dot_dot(name) &&
 		    (!self || strcmp(name, self)) && !listed(out, got, name) &&
 		    regular_under(dir, name)) {
 			out[got].name = name;

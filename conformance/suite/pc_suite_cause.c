@@ -247,6 +247,22 @@ static void embed_finding(struct pc__suite *s, size_t c, const char *where,
 	free(text);
 }
 
+/* A tool's or command's JSON answer (R6.2.5): an object with ok, output,
+ * result or error. Text around any other JSON is just text the model
+ * reads. */
+static bool protocol_answer(const char *p, size_t n)
+{
+	static const char *const keys[] = { "ok", "output", "result", "error" };
+	cJSON *v = NULL;
+	bool yes = false;
+
+	if (pc_serde_parse(p, n, &v, NULL) == 0)
+		for (size_t i = 0; i < 4 && !yes; i++)
+			yes = pc_serde_get(v, keys[i]) != NULL;
+	cJSON_Delete(v);
+	return yes;
+}
+
 void pc__suite_answer_bytes(struct pc__suite *s, size_t c, const char *where,
 			    const struct pc_fire *f, const char *script)
 {
@@ -267,7 +283,8 @@ void pc__suite_answer_bytes(struct pc__suite *s, size_t c, const char *where,
 	bad = pc_cause_bad_utf8(out->data, out->len, &cp);
 	if (bad != (size_t)-1)
 		latin1_finding(s, c, where, script, out, bad, cp);
-	if (pc_cause_embedded_json(out->data, out->len, &e))
+	if (pc_cause_embedded_json(out->data, out->len, &e) &&
+	    (json || protocol_answer(out->data + e.start, e.end - e.start)))
 		embed_finding(s, c, where, script, out, &e, json);
 }
 

@@ -116,8 +116,9 @@ const char *pc__suite_script(const struct pc__suite *s,
  * byte by byte on case `c`: a byte order mark before the answer
  * (PC-OUT-001), bytes that are not UTF-8 (PC-OUT-002), text before or
  * after a JSON answer (PC-OUT-003 where the host needs JSON: hooks,
- * memory, OAuth; PC-OUT-004 for tools and commands, whose raw text then
- * reaches the model). Findings are placed on the line of `script` (the
+ * memory, OAuth; PC-OUT-004 for tools and commands whose embedded JSON
+ * is a protocol answer - ok, output, result or error - whose raw text
+ * then reaches the model). Findings are placed on the line of `script` (the
  * canonical path; may be NULL) that printed the cause, when one is found.
  * Only exchanges whose stdout the host read (exit 0) are judged. */
 void pc__suite_answer_bytes(struct pc__suite *s, size_t c, const char *where,
@@ -157,7 +158,8 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
  * (quotes, spaces, empty strings, newlines, `rm`, shell metacharacters);
  * the inputs it fails on (crash, timeout, empty or invalid output - not a
  * deliberate deny) become cases and one PC-HOOK-024 (blocking) or
- * PC-HOOK-025 (advisory) finding naming them. */
+ * PC-HOOK-025 (advisory) finding naming them. A firing slower than 2 s
+ * ends the corpus, so a slow hook costs at most one more. */
 void pc__suite_hook_inputs(struct pc__suite *s, const struct pc_fire_point *pt);
 /* pc__suite_tool_inputs - the same for tool `pt` whose arguments
  * `valid` (an object) passed: each string parameter (at most 3) given

@@ -256,6 +256,17 @@ def test_tool_text_plus_json(ctx):
     eq((out["ok"], out["output"]), (True, 'Searching the index...\n{"ok":true,"output":"3 matches"}'))
 
 
+def test_text_around_other_json_is_just_text(ctx):
+    # a tool whose text merely contains JSON (not its ok/output answer) is
+    # fine: the model reads it as text
+    d = ctx.plugin("p", {"name": "p", "version": "1.0.0",
+                         "tools": [{"name": "show", "kind": "readonly", "script": "t.sh"}]},
+                   {"t.sh": "#!/bin/sh\ncat >/dev/null\necho 'Config:'\necho '{\"debug\": true}'\n"})
+    code, out = ctx.json("check", d, "--repeat", "1")
+    eq([f["id"] for f in out["findings"] if f["id"].startswith("PC-OUT")], [])
+    eq(code, 0)
+
+
 def test_crashes_on_ordinary_inputs(ctx):
     code, out = check(ctx, "cause-input-crash")
     f = found(ctx, out, "PC-HOOK-024", "plugin.json", "hook pre_bash", 1)[0]

@@ -233,7 +233,8 @@ static void relative_files(void **state)
 		"cat \"$DIR/rules.json\" /etc/rules.json\n" /* resolved, absolute */
 		"curl https://x.example/rules.json\n"	/* a URL */
 		"echo hooks/self.sh missing.txt rules.json\n"
-		"# see lib/common.sh\n";
+		"# see lib/common.sh\n"
+		"cat ../cause/rules.json lib/../rules.json .\n";	/* never outside */
 	struct pc_cause_file out[4];
 	size_t n;
 
