@@ -80,6 +80,13 @@ struct pc_loc pc_cause_code_line(const char *s, size_t n, const char *needle);
 struct pc_loc pc_cause_printed_line(const char *script, size_t sn,
 				    const char *printed, size_t pn);
 
+/* pc_cause_stderr_line - the line of the script at `script` (its path as
+ * the host ran it) that a crash report in `err` (`n` bytes of stderr)
+ * names: the shells' "SCRIPT: line N:" (also "SCRIPT: eval: line N:"),
+ * Python's innermost 'File "SCRIPT", line N', Node's "SCRIPT:N"; 0 when
+ * it names none. */
+unsigned pc_cause_stderr_line(const char *err, size_t n, const char *script);
+
 /* ---- what a script's text does (R5.2, R5.5) ---- */
 
 /* pc_cause_is_shell - the host runs the script at `path` (text `s`, `n`

@@ -196,6 +196,46 @@ struct pc_loc pc_cause_printed_line(const char *script, size_t sn,
 	return pc_cause_code_line(script, sn, whole);
 }
 
+/* The number at p (at most 7 digits), or 0. */
+static unsigned number_at(const char *p, const char *end)
+{
+	unsigned v = 0, k = 0;
+
+	while (p < end && *p >= '0' && *p <= '9' && k++ < 7)
+		v = v * 10 + (unsigned)(*p++ - '0');
+	return v;
+}
+
+unsigned pc_cause_stderr_line(const char *err, size_t n, const char *script)
+{
+	size_t k = strlen(script);
+	const char *end = err + n;
+	unsigned line = 0;
+
+	if (!k)
+		return 0;
+	for (const char *p = err; p + k < end;) {
+		const char *hit = memchr(p, script[0], (size_t)(end - p));
+		const char *q;
+
+		if (!hit || hit + k > end)
+			break;
+		p = hit + 1;
+		if (memcmp(hit, script, k))
+			continue;
+		q = hit + k;
+		if (q < end && *q == '"' && end - q > 8 && !memcmp(q, "\", line ", 8))
+			line = number_at(q + 8, end); /* Python: the innermost */
+		else if (end - q > 7 && !memcmp(q, ": line ", 7) && !line)
+			line = number_at(q + 7, end);
+		else if (end - q > 13 && !memcmp(q, ": eval: line ", 13) && !line)
+			line = number_at(q + 13, end);
+		else if (q < end && *q == ':' && !line)
+			line = number_at(q + 1, end);
+	}
+	return line;
+}
+
 /* ---- script text ---- */
 
 static bool has_suffix(const char *s, const char *suffix)

@@ -59,8 +59,7 @@ const char *pc__suite_script(const struct pc__suite *s,
 	}
 }
 
-/* `abs` relative to the plugin directory (borrowed from abs). */
-static const char *rel_of(const struct pc__suite *s, const char *abs)
+const char *pc__suite_rel(const struct pc__suite *s, const char *abs)
 {
 	size_t n = s->p->source_path ? strlen(s->p->source_path) : 0;
 
@@ -163,7 +162,7 @@ static void bom_finding(struct pc__suite *s, size_t c, const char *where,
 		     : "the host does not strip it, so the answer is not JSON to it and the model gets the raw text, BOM included");
 
 	if (script)
-		pc__suite_place(f, rel_of(s, script), find_any(script, writers));
+		pc__suite_place(f, pc__suite_rel(s, script), find_any(script, writers));
 }
 
 /* How many of the first `n` bytes of `s` are blanks, from the start. */
@@ -206,7 +205,7 @@ static void latin1_finding(struct pc__suite *s, size_t c, const char *where,
 			bad, (unsigned char)out->data[bad], ctx,
 			cp ? "; as Latin-1 it is '" : "", meant, cp ? "'" : "");
 	if (script && strlen(needle) == bad - from + 1)
-		pc__suite_place(f, rel_of(s, script), find_any(script, needles));
+		pc__suite_place(f, pc__suite_rel(s, script), find_any(script, needles));
 	free(ctx);
 	free(needle);
 }
@@ -242,7 +241,7 @@ static void embed_finding(struct pc__suite *s, size_t c, const char *where,
 		json ? "the host parses all of stdout as one JSON value, so the call fails with invalid JSON"
 		     : "stdout is not one JSON value, so the host passes all of it, text included, to the model as the result");
 	if (script)
-		pc__suite_place(f, rel_of(s, script), at);
+		pc__suite_place(f, pc__suite_rel(s, script), at);
 	free(q);
 	free(text);
 }
@@ -387,7 +386,7 @@ static void approved(struct pc__suite *s, size_t c,
 		s, c, "PC-HOOK-022", h->where,
 		"modify changes \"%s\" of the %s call from %s to %s after the user approved it: the host asks for approval of a destructive call before the pre hooks run, so what runs is not what was approved",
 		key, h->tool, was, now);
-	pc__suite_place(f, rel_of(s, h->script), key_line(h->script, key));
+	pc__suite_place(f, pc__suite_rel(s, h->script), key_line(h->script, key));
 	free(was);
 	free(now);
 }
@@ -416,7 +415,7 @@ static void modify_checks(struct pc__suite *s, size_t c,
 			"modify sets %s, which %s has no parameter for (its parameters: %s): the host adds %s to the call's arguments and the tool ignores %s, so the change has no effect",
 			list, h->tool, *have ? have : "none",
 			unknown.nr > 1 ? "them" : "it", unknown.nr > 1 ? "them" : "it");
-		pc__suite_place(f, rel_of(s, h->script),
+		pc__suite_place(f, pc__suite_rel(s, h->script),
 				key_line(h->script, unknown.v[0]));
 		free(list);
 		free(have);
@@ -427,7 +426,7 @@ static void modify_checks(struct pc__suite *s, size_t c,
 			s, c, "PC-HOOK-021", h->where,
 			"modify replaces %s: the host merges modify one level deep, so the nested object replaces the call's whole and the members it lacks are lost",
 			list);
-		pc__suite_place(f, rel_of(s, h->script),
+		pc__suite_place(f, pc__suite_rel(s, h->script),
 				key_line(h->script, nested.v[0]));
 		free(list);
 	}
@@ -479,7 +478,7 @@ void pc__suite_hook_causes(struct pc__suite *s, size_t c,
 			h->point == PC_HOOK_PRE_INPUT ? " when the input is allowed"
 						      : "; notify, when given, is shown as an info line");
 
-		pc__suite_place(f, rel_of(s, h->script), find_any(h->script, needles));
+		pc__suite_place(f, pc__suite_rel(s, h->script), find_any(h->script, needles));
 	}
 	if (tool_hook(h->point) && r->allow && cJSON_IsObject(modify) &&
 	    modify->child)
@@ -524,7 +523,7 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 	struct pc_finding *f;
 
 	if (text)
-		nf = pc_cause_relative_files(text, n, dir, rel_of(s, script),
+		nf = pc_cause_relative_files(text, n, dir, pc__suite_rel(s, script),
 					     files, MAX_PROBED);
 	for (size_t k = 0; k < nf && hit == MAX_PROBED && !pc__suite_stopped(s); k++) {
 		struct pc_fire probe = PC_FIRE_INIT;
@@ -543,9 +542,9 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 		f = pc__suite_find(
 			s, c, "PC-ENV-003", where,
 			"reads '%s' (%s line %u) relative to its working directory: %s; with only that file in its working directory it answers as in the plugin directory. The host never sets the working directory (R5.4): resolve it from the script's own path",
-			files[hit].name, rel_of(s, script), files[hit].at.line,
+			files[hit].name, pc__suite_rel(s, script), files[hit].at.line,
 			contrast);
-		pc__suite_place(f, rel_of(s, script), files[hit].at);
+		pc__suite_place(f, pc__suite_rel(s, script), files[hit].at);
 	} else {
 		f = pc__suite_find(
 			s, c, "PC-ENV-003", where,
@@ -553,7 +552,7 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 			contrast, nf ? "; it names " : "",
 			nf ? files[0].name : "");
 		if (nf && script)
-			pc__suite_place(f, rel_of(s, script), files[0].at);
+			pc__suite_place(f, pc__suite_rel(s, script), files[0].at);
 	}
 	pc_cause_files_release(files, nf);
 	free(text);

@@ -112,6 +112,9 @@ size_t pc__suite_fire_hook(struct pc__suite *s, const struct pc_fire_point *pt,
  * NULL for a prompt-backed command). */
 const char *pc__suite_script(const struct pc__suite *s,
 			     const struct pc_fire_point *pt);
+/* pc__suite_rel - `abs` relative to the plugin directory (borrowed from
+ * abs; abs itself when outside it). */
+const char *pc__suite_rel(const struct pc__suite *s, const char *abs);
 /* pc__suite_answer_bytes - what the script of firing `f` printed, judged
  * byte by byte on case `c`: a byte order mark before the answer
  * (PC-OUT-001), bytes that are not UTF-8 (PC-OUT-002), text before or
@@ -158,7 +161,8 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
  * (quotes, spaces, empty strings, newlines, `rm`, shell metacharacters);
  * the inputs it fails on (crash, timeout, empty or invalid output - not a
  * deliberate deny) become cases and one PC-HOOK-024 (blocking) or
- * PC-HOOK-025 (advisory) finding naming them. A firing slower than 2 s
+ * PC-HOOK-025 (advisory) finding naming them, placed in the script at
+ * the line its crash report names. A firing slower than 2 s
  * ends the corpus, so a slow hook costs at most one more. */
 void pc__suite_hook_inputs(struct pc__suite *s, const struct pc_fire_point *pt);
 /* pc__suite_tool_inputs - the same for tool `pt` whose arguments

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_cause.h"
 #include "pc_schema.h"
 #include "pc_serde.h"
 #include "pc_suite_impl.h"
@@ -126,16 +127,34 @@ static void failed(struct failures *fl, size_t c, const char *input,
 	fl->n++;
 }
 
-/* The finding on the first failure's case, then every case ended. */
+/* The line of `script` the stderr of a failure names (the first that
+ * names one). */
+static struct pc_loc crash_line(const struct failures *fl, const char *script)
+{
+	struct pc_loc at = { 0, 0 };
+
+	for (size_t i = 0; script && i < fl->n && !at.line; i++) {
+		const struct pc_buf *err = &fl->f[i].x.proc.err;
+
+		if (err->len)
+			at.line = pc_cause_stderr_line(err->data, err->len, script);
+	}
+	return at;
+}
+
+/* The finding on the first failure's case, placed in `script` (the
+ * canonical path; at the line its stderr names), then every case ended. */
 static void report(struct pc__suite *s, struct failures *fl, const char *id,
-		   const char *where, const char *what)
+		   const char *where, const char *what, const char *script)
 {
 	if (fl->n)
-		pc__suite_find(s, fl->c[0], id, where,
-			       "%s on %zu of %zu %s: %s%s",
-			       !strcmp(id, "PC-TOOL-023") ? "crashes" : "fails",
-			       fl->n, fl->tried, what, pc_buf_cstr(&fl->list),
-			       fl->n > 4 ? "; ..." : "");
+		pc__suite_place(
+			pc__suite_find(s, fl->c[0], id, where,
+				       "%s on %zu of %zu %s: %s%s",
+				       !strcmp(id, "PC-TOOL-023") ? "crashes" : "fails",
+				       fl->n, fl->tried, what, pc_buf_cstr(&fl->list),
+				       fl->n > 4 ? "; ..." : ""),
+			pc__suite_rel(s, script), crash_line(fl, script));
 	for (size_t i = 0; i < fl->n; i++) {
 		pc__suite_end(s, fl->c[i], &fl->f[i]);
 		pc_fire_release(&fl->f[i]);
@@ -172,7 +191,8 @@ void pc__suite_hook_inputs(struct pc__suite *s, const struct pc_fire_point *pt)
 			break;
 	}
 	report(s, &fl, blocking ? "PC-HOOK-024" : "PC-HOOK-025", where,
-	       "ordinary inputs although it answers the realistic one");
+	       "ordinary inputs although it answers the realistic one",
+	       s->p->hooks[pt->hook].script);
 	free(cls);
 	free(where);
 }
@@ -238,7 +258,7 @@ void pc__suite_tool_inputs(struct pc__suite *s, const struct pc_fire_point *pt,
 			break;
 	}
 	report(s, &fl, "PC-TOOL-023", where,
-	       "valid arguments although it answers plain ones");
+	       "valid arguments although it answers plain ones", t->script);
 	free(cls);
 	free(where);
 }

@@ -269,12 +269,12 @@ def test_text_around_other_json_is_just_text(ctx):
 
 def test_crashes_on_ordinary_inputs(ctx):
     code, out = check(ctx, "cause-input-crash")
-    f = found(ctx, out, "PC-HOOK-024", "plugin.json", "hook pre_bash", 1)[0]
+    f = found(ctx, out, "PC-HOOK-024", "hooks/pre_bash.sh", "hook pre_bash", 1)[0]
     assert f["message"].startswith("fails on 2 of 8 ordinary inputs although it answers the realistic one: "
                                    "{\"command\":\"rm -rf build\"}: hook 'pre_bash' exited with exit status: 1: "
                                    "rm is not supported; {\"command\":\"git commit -m \\\"it's done\\\"\"}: "
                                    "hook 'pre_bash' exited with exit status: 2: "), f
-    f = found(ctx, out, "PC-TOOL-023", "plugin.json", "tool shout", 1)[0]
+    f = found(ctx, out, "PC-TOOL-023", "tools/shout.sh", "tool shout", 1)[0]
     assert f["message"].startswith("crashes on 1 of 6 valid arguments although it answers plain ones: "
                                    "{\"text\":\"it's \\\"quoted\\\"\"}: plugin tool 'shout' handler exited "
                                    "with exit status: 2: "), f

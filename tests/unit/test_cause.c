@@ -127,6 +127,26 @@ static void printed_line(void **state)
 	assert_int_equal(at.line, 0);
 }
 
+static void stderr_lines(void **state)
+{
+	const char *sh = "/p/h.sh: line 7: syntax error\n";
+	const char *ev = "/p/h.sh: eval: line 12: unexpected EOF\n";
+	const char *py = "Traceback (most recent call last):\n"
+			 "  File \"/p/h.py\", line 9, in <module>\n    main()\n"
+			 "  File \"/p/h.py\", line 4, in main\n    x = d['k']\n"
+			 "  File \"/usr/lib/python3/json.py\", line 99\nKeyError: 'k'\n";
+	const char *node = "/p/h.js:31\n  throw e;\n";
+
+	(void)state;
+	assert_int_equal(pc_cause_stderr_line(sh, strlen(sh), "/p/h.sh"), 7);
+	assert_int_equal(pc_cause_stderr_line(ev, strlen(ev), "/p/h.sh"), 12);
+	assert_int_equal(pc_cause_stderr_line(py, strlen(py), "/p/h.py"), 4);
+	assert_int_equal(pc_cause_stderr_line(node, strlen(node), "/p/h.js"), 31);
+	assert_int_equal(pc_cause_stderr_line(sh, strlen(sh), "/p/other.sh"), 0);
+	assert_int_equal(pc_cause_stderr_line("", 0, "/p/h.sh"), 0);
+	assert_int_equal(pc_cause_stderr_line(sh, 9, "/p/h.sh"), 0);
+}
+
 /* ---- script text ---- */
 
 static void shells(void **state)
@@ -608,6 +628,12 @@ static void check_locations(void **state)
 	assert_at(reported(&r, "PC-HOOK-023"), "hooks/session_start.sh", 3, 31);
 	pc_report_release(&r);
 
+	check_fixture("cause-input-crash", &r);
+	/* the line the shell's crash report names: the eval */
+	assert_at(reported(&r, "PC-HOOK-024"), "hooks/pre_bash.sh", 13, 0);
+	assert_at(reported(&r, "PC-TOOL-023"), "tools/shout.sh", 6, 0);
+	pc_report_release(&r);
+
 	check_fixture("cause-modify-keys", &r);
 	assert_at(reported(&r, "PC-HOOK-020"), "hooks/pre_bash.sh", 4, 64);
 	assert_at(reported(&r, "PC-HOOK-022"), "hooks/pre_bash.sh", 4, 31);
@@ -622,6 +648,7 @@ int main(void)
 		cmocka_unit_test(embedded_json),
 		cmocka_unit_test(code_lines),
 		cmocka_unit_test(printed_line),
+		cmocka_unit_test(stderr_lines),
 		cmocka_unit_test(shells),
 		cmocka_unit_test(crlf),
 		cmocka_unit_test(shell_reads),
