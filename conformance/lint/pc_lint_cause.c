@@ -111,6 +111,12 @@ static char *listed(const struct pc_strvec *msgs)
 
 void pc__lint_providers(struct pc_lint *l)
 {
+	static const struct {
+		size_t (*fn)(const cJSON *, struct pc_strvec *,
+			     struct pc_strvec *);
+		const char *id;
+	} schemas[] = { { pc_cause_schema_refused, "PC-TOOL-021" },
+			{ pc_cause_schema_gemini, "PC-TOOL-022" } };
 	const struct pc_plugin *p = l->plugin;
 
 	for (size_t i = 0; i < p->ntools; i++) {
@@ -127,26 +133,17 @@ void pc__lint_providers(struct pc_lint *l)
 				      "tool '%s': %s; the host sends every tool with every model request, so each request to such a provider fails while the plugin is enabled",
 				      t->name, why);
 		free(why);
-		if (!t->parameters_replaced &&
-		    pc_cause_schema_refused(t->parameters, &msgs, &ptrs)) {
+		for (size_t k = 0; k < 2 && !t->parameters_replaced; k++) {
+			if (!schemas[k].fn(t->parameters, &msgs, &ptrs))
+				continue;
 			list = listed(&msgs);
-			pc__lint_find(l, "PC-TOOL-021", "plugin.json", where,
+			pc__lint_find(l, schemas[k].id, "plugin.json", where,
 				      param_at(l, i, ptrs.v[0]),
 				      "tool '%s' parameters: %s", t->name, list);
 			free(list);
+			pc_strvec_release(&msgs);
+			pc_strvec_release(&ptrs);
 		}
-		pc_strvec_release(&msgs);
-		pc_strvec_release(&ptrs);
-		if (!t->parameters_replaced &&
-		    pc_cause_schema_gemini(t->parameters, &msgs, &ptrs)) {
-			list = listed(&msgs);
-			pc__lint_find(l, "PC-TOOL-022", "plugin.json", where,
-				      param_at(l, i, ptrs.v[0]),
-				      "tool '%s' parameters: %s", t->name, list);
-			free(list);
-		}
-		pc_strvec_release(&msgs);
-		pc_strvec_release(&ptrs);
 		free(where);
 	}
 }
