@@ -4,8 +4,13 @@
  * pc_lint_plugin() loads `dir` through the reference host
  * (pc_manifest_load) and then runs the author-level checks the host does
  * not make but users need (rules PC-MAN-*, PC-HOOK-*, PC-TOOL-*,
- * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*, PC-DOC-*, PC-IO-003, PC-ENV-002; see
- * conformance/rules/pc_rules.c). No script is run. `plugcheck lint` and
+ * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*, PC-DOC-*, PC-IO-003, PC-IO-010,
+ * PC-ENV-002; see conformance/rules/pc_rules.c), among them the causes
+ * of issue 17 that need no script run (pc_cause.h): repeated and ignored
+ * keys, a BOM before plugin.json, tool names and parameters model
+ * providers refuse, CRLF shell scripts, reads of stdin that fail without
+ * a trailing newline. Findings carry the line and column of their cause
+ * in plugin.json or the script where one is known. No script is run. `plugcheck lint` and
  * the static cases of `plugcheck check` are both these findings, so they
  * cannot disagree.
  */

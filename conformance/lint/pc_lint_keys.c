@@ -428,7 +428,8 @@ void pc__lint_manifest_keys(struct pc_lint *l, const char *dir)
 		hit(&k, 0, "PC-MAN-012",
 		    pc_xstrdup("plugin.json starts with a UTF-8 byte order mark (bytes EF BB BF): the host's JSON parser refuses it (\"expected value at line 1 column 1\") and rejects the plugin"));
 	pc_json_walk(k.text, k.n, object, &k);
-	qsort(k.v, k.nv, sizeof(*k.v), by_offset);
+	if (k.nv)
+		qsort(k.v, k.nv, sizeof(*k.v), by_offset);
 	for (size_t i = 0; i < k.nv; i++) {
 		struct pc_loc at = pc_loc_of_offset(k.text, k.n, k.v[i].off);
 		struct pc_finding *f;
