@@ -18,6 +18,13 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/* c is one of the characters of `set` (strchr alone also matches the
+ * terminating NUL, and a script's bytes may hold one). */
+static bool one_of(char c, const char *set)
+{
+	return c && strchr(set, c);
+}
+
 bool pc_cause_bom(const char *s, size_t n, size_t *at)
 {
 	size_t i = 0;
@@ -378,7 +385,7 @@ static bool sets_errexit(const struct line *l)
 					e++;
 				}
 			}
-			if (!strncmp(l->p + k, "errexit", 7))
+			if (l->len - k >= 7 && !memcmp(l->p + k, "errexit", 7))
 				return true;
 		}
 	}
@@ -421,7 +428,7 @@ static bool is_read_command(const struct line *l, size_t i)
 	}
 	if (!e)
 		return true;
-	return strchr(";&|(!{", l->p[e - 1]) || ends_with_word(l, e, "then") ||
+	return one_of(l->p[e - 1], ";&|(!{") || ends_with_word(l, e, "then") ||
 	       ends_with_word(l, e, "do") || ends_with_word(l, e, "else") ||
 	       ends_with_word(l, e, "while") || ends_with_word(l, e, "until") ||
 	       ends_with_word(l, e, "if");
@@ -431,7 +438,7 @@ static bool is_read_command(const struct line *l, size_t i)
  * the end of the line. */
 static size_t command_end(const struct line *l, size_t i)
 {
-	while (i < l->len && !strchr(";&|", l->p[i]))
+	while (i < l->len && !one_of(l->p[i], ";&|"))
 		i++;
 	return i;
 }
@@ -545,7 +552,7 @@ static enum pc_cause_read classify(const struct line *v, size_t nv, size_t k,
 	if (not_stdin(l, i, end) || piped_from_other(l, i))
 		return PC_CAUSE_READ_NONE;
 	for (size_t b = i; b && !test && !loop; b--) {
-		if (strchr(";&", l->p[b - 1]) && !(l->p[b - 1] == '&' && b >= 2 &&
+		if (one_of(l->p[b - 1], ";&") && !(l->p[b - 1] == '&' && b >= 2 &&
 						   l->p[b - 2] == '&'))
 			break;
 		loop = ends_with_word(l, b, "while") || ends_with_word(l, b, "until");
@@ -611,7 +618,7 @@ enum pc_cause_read pc_cause_shell_read(const char *s, size_t n,
 
 static bool path_char(char c)
 {
-	return word_char(c) || strchr("_.-/@+", c);
+	return word_char(c) || one_of(c, "_.-/@+");
 }
 
 /* A ".." component, or "." alone: not a file inside the plugin. */
@@ -668,7 +675,7 @@ size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 			k++;
 		tok = s + i;
 		/* not absolute, an option, ~, a URL, $VAR/x */
-		if (*tok == '/' || *tok == '-' || (i && strchr("~$:", s[i - 1])) ||
+		if (*tok == '/' || *tok == '-' || (i && one_of(s[i - 1], "~$:")) ||
 		    (k + 2 < n && s[k] == ':' && s[k + 1] == '/')) {
 			i = k;
 			continue;

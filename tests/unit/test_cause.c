@@ -242,6 +242,34 @@ static void shell_reads(void **state)
 			 PC_CAUSE_READ_NONE);
 }
 
+/* The text is `n` bytes, not a C string: a script that ends inside
+ * "errexit" (found by fuzz_cause) must not make the scan read past it
+ * (ASan reports the overflow), and a NUL byte is not a separator. */
+static void shell_read_bounds(void **state)
+{
+	static const char tail[] = "read x\nset -o errex";
+	size_t n = sizeof(tail) - 1;
+	char *s = malloc(n);
+	struct pc_loc at = { 0, 0 };
+
+	(void)state;
+	assert_non_null(s);
+	memcpy(s, tail, n);
+	assert_int_equal(pc_cause_shell_read(s, n, false, &at, NULL),
+			 PC_CAUSE_READ_NONE);
+	memcpy(s + n - 6, "errexi", 6);
+	assert_int_equal(pc_cause_shell_read(s, n, false, &at, NULL),
+			 PC_CAUSE_READ_NONE);
+	free(s);
+	assert_int_equal(pc_cause_shell_read("set -e\nx\0read y\n", 16, false,
+					     &at, NULL),
+			 PC_CAUSE_READ_NONE);
+	assert_int_equal(pc_cause_shell_read("set -e\nx;read y\n", 16, false,
+					     &at, NULL),
+			 PC_CAUSE_READ_ERREXIT);
+	assert_int_equal(at.line, 2);
+}
+
 static void relative_files(void **state)
 {
 	char *dir = pc_fs_mkdtemp("cause");
@@ -652,6 +680,7 @@ int main(void)
 		cmocka_unit_test(shells),
 		cmocka_unit_test(crlf),
 		cmocka_unit_test(shell_reads),
+		cmocka_unit_test(shell_read_bounds),
 		cmocka_unit_test(relative_files),
 		cmocka_unit_test(near_keys),
 		cmocka_unit_test(tool_names),
