@@ -29,11 +29,11 @@ static const struct {
 	bool destructive;
 	const char *required; /* the schema's one required key, or NULL */
 } builtins[] = {
-	{ "bash", true, "command" },	{ "bulk", true, "calls" },
-	{ "edit", true, "path" },	{ "finish", false, NULL },
-	{ "glob", false, "pattern" },	{ "grep", false, "pattern" },
-	{ "list_dir", false, "path" },	{ "read_file", false, "path" },
-	{ "write_file", true, "path" },
+	{ "bash", true, "command" },   { "bulk", true, "calls" },
+	{ "edit", true, "path" },      { "finish", false, NULL },
+	{ "glob", false, "pattern" },  { "grep", false, "pattern" },
+	{ "list_dir", false, "path" }, { "read_file", false, "path" },
+	{ "subagent", true, NULL },    { "write_file", true, "path" },
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -84,14 +84,6 @@ static cJSON *def(const char *name, const char *desc, const cJSON *params)
 	return d;
 }
 
-static bool listed(const struct pc_strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 static cJSON *builtin_params(size_t i)
 {
 	cJSON *p = cJSON_CreateObject(), *req = cJSON_CreateArray();
@@ -103,6 +95,19 @@ static cJSON *builtin_params(size_t i)
 				     cJSON_CreateString(builtins[i].required));
 	cJSON_AddItemToObject(p, "required", req);
 	return p;
+}
+
+cJSON *pc__turn_builtin_def(const char *name)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (!strcmp(builtins[i].name, name)) {
+			cJSON *p = builtin_params(i), *d;
+
+			d = def(name, "built-in tool", p);
+			cJSON_Delete(p);
+			return d;
+		}
+	return NULL;
 }
 
 cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
@@ -125,7 +130,7 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 	for (size_t i = 0; i < NBUILTINS; i++) {
 		cJSON *p;
 
-		if (listed(&overridden, builtins[i].name))
+		if (pc_strvec_has(&overridden, builtins[i].name))
 			continue;
 		p = builtin_params(i);
 		cJSON_AddItemToArray(all,
@@ -138,10 +143,10 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 			/* turn_loop.rs: by name - any enabled plugin's
 			 * override:true claims the name for every tool so
 			 * named, with or without its own override */
-			bool ovr = listed(&overridden, t->name);
+			bool ovr = pc_strvec_has(&overridden, t->name);
 
 			if (!ovr && (pc_is_builtin_tool(t->name) ||
-				     listed(&custom, t->name))) {
+				     pc_strvec_has(&custom, t->name))) {
 				if (log)
 					pc_strvec_pushf(
 						log,
@@ -159,7 +164,7 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 		const cJSON *nm =
 			pc_serde_get(pc_serde_get(d, "function"), "name");
 
-		if (listed(&disabled, nm->valuestring))
+		if (pc_strvec_has(&disabled, nm->valuestring))
 			cJSON_Delete(d);
 		else
 			cJSON_AddItemToArray(defs, d);

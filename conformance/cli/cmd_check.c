@@ -20,8 +20,9 @@
 extern char **environ;
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_REPORT_FORMAT("human|json|junit|tap|sarif|github|html"),
 	CLI_OPT_OUTPUT,
+	CLI_OPT_HTML,
 	CLI_OPT_STRICT,
 	CLI_OPT_IGNORE,
 	{ .name = "repeat", .kind = PC_OPT_VALUE, .metavar = "N",
@@ -137,7 +138,9 @@ const struct pc_cmd pc_cmd_check = {
 		"the plugin's own scenarios (PATH/tests/*.plugcheck.yaml), and report\n"
 		"what the host will do to it and what will break. `plugcheck PATH` is\n"
 		"the same. PATH/.plugcheck.yaml may hold `ignore: [IDS]` and\n"
-		"`strict: true`; `plugcheck rules` lists every check id.\n",
+		"`strict: true`; `plugcheck rules` lists every check id and\n"
+		"`plugcheck explain ID` explains one. Each finding starts with its\n"
+		"place, FILE:LINE:COL, as compilers print it.\n",
 		"The ChatCLI conformance suite: everything lint does, plus the probes'\n"
 		"determinism and side effects and representative model calls generated\n"
 		"from the schema (JSON form with cmd, text form).\n" },

@@ -36,16 +36,6 @@ struct pc_finding *pc__lint_find(struct pc_lint *l, const char *id,
 	return f;
 }
 
-struct pc_loc pc__lint_json_at(const struct pc_lint *l,
-			       const char *const *path, bool key)
-{
-	struct pc_loc at = { 0, 0 };
-
-	if (l->text)
-		pc_json_locate(l->text, l->text_len, path, 0, key, &at);
-	return at;
-}
-
 static bool is_list_keyword(const char *k)
 {
 	return !strcmp(k, "anyOf") || !strcmp(k, "oneOf") ||
@@ -58,7 +48,7 @@ static bool is_list_keyword(const char *k)
 static struct pc_loc param_at(const struct pc_lint *l, size_t i, const char *ptr)
 {
 	struct pc_strvec steps = PC_STRVEC_INIT;
-	struct pc_loc at = { 0, 0 };
+	struct pc_loc at;
 	char idx[24];
 
 	snprintf(idx, sizeof(idx), "#%zu", i);
@@ -86,13 +76,9 @@ static struct pc_loc param_at(const struct pc_lint *l, size_t i, const char *ptr
 		pc_buf_release(&t);
 		p += len + 1;
 	}
-	/* the deepest step that is there: an index into an array of
-	 * subschemas ("anyOf/0") is not a key */
-	while (steps.nr >= 3 && !at.line) {
-		at = pc__lint_json_at(l, (const char *const *)steps.v, true);
-		free(steps.v[--steps.nr]);
-		steps.v[steps.nr] = NULL;
-	}
+	/* the deepest step that is there (an index into an array of
+	 * subschemas, "anyOf/0", is not a key: its array's key) */
+	at = pc__lint_loc(l, true, (const char *const *)steps.v);
 	pc_strvec_release(&steps);
 	return at;
 }
@@ -129,7 +115,7 @@ void pc__lint_providers(struct pc_lint *l)
 		snprintf(idx, sizeof(idx), "#%zu", i);
 		if (why)
 			pc__lint_find(l, "PC-TOOL-020", "plugin.json", where,
-				      pc__lint_json_at(l, name_path, false),
+				      pc__lint_loc(l, false, name_path),
 				      "tool '%s': %s; the host sends every tool with every model request, so each request to such a provider fails while the plugin is enabled",
 				      t->name, why);
 		free(why);

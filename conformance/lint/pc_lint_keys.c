@@ -1,20 +1,17 @@
 /* pc_lint_keys.c - what plugin.json's bytes say beyond the host's
  * verdict: a byte order mark (PC-MAN-012), repeated keys the host keeps
  * only the last of (PC-MAN-010), keys it ignores that look meaningful
- * (PC-MAN-011), and where a load error is (PC-LOAD-001's line). */
-#include <sys/stat.h>
+ * (PC-MAN-011). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_buf.h"
 #include "pc_cause.h"
-#include "pc_fs.h"
 #include "pc_lint_impl.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
-#define MAX_MANIFEST (64u << 20) /* as the host reads, plugcheck stops */
 #define MAX_FIELDS 16
 
 /* A finding waiting for its place in file order. */
@@ -95,7 +92,7 @@ static char *dotted(const char *const *path)
 
 static unsigned line_of(const struct keys *k, size_t off)
 {
-	return pc_loc_of_offset(k->text, k->n, off).line;
+	return pc_json_doc_line_col(k->l->doc, off).line;
 }
 
 /* The JSON text of the value at `off`, its runs of whitespace made one
@@ -347,103 +344,31 @@ static int by_offset(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* PC-LOAD-001's place: serde's "at line L column C", and for a
- * "duplicate field `F`" the key of the second F before that place. */
-struct dup {
-	const char *field;
-	size_t before, best;
-};
-
-static void dup_key(void *ctx, const char *const *path,
-		    const struct pc_json_member *m, size_t n)
+void pc__lint_manifest_keys(struct pc_lint *l)
 {
-	struct dup *d = ctx;
-
-	(void)path;
-	for (size_t j = 0; j < n; j++)
-		if (!strcmp(m[j].key, d->field) && m[j].key_off < d->before &&
-		    (d->best == (size_t)-1 || m[j].key_off > d->best))
-			for (size_t i = 0; i < j; i++)
-				if (same_key(&m[i], &m[j]))
-					d->best = m[j].key_off;
-}
-
-static size_t offset_of(const char *text, size_t n, unsigned line,
-			unsigned col)
-{
-	size_t off = 0;
-
-	for (unsigned l = 1; l < line && off < n; off++)
-		if (text[off] == '\n')
-			l++;
-	return off + col - 1 < n ? off + col - 1 : n;
-}
-
-static void locate_load_error(struct pc_lint *l, const char *text, size_t n)
-{
-	struct pc_finding *f = NULL;
-	const char *e = l->host_error ? strstr(l->host_error, " at line ") : NULL;
-	unsigned line, col;
-	char field[64];
-
-	for (size_t i = 0; i < l->findings.nr; i++)
-		if (!strcmp(l->findings.v[i].rule->id, "PC-LOAD-001"))
-			f = &l->findings.v[i];
-	if (!f || !e || sscanf(e, " at line %u column %u", &line, &col) != 2 ||
-	    !line)
-		return;
-	f->line = line;
-	f->column = col;
-	if (sscanf(l->host_error, "plugin.json parse error: duplicate field `%63[^`]`",
-		   field) == 1) {
-		struct dup d = { field, offset_of(text, n, line, col), (size_t)-1 };
-		struct pc_loc at;
-
-		pc_json_walk(text, n, dup_key, &d);
-		if (d.best != (size_t)-1) {
-			at = pc_loc_of_offset(text, n, d.best);
-			f->line = at.line;
-			f->column = at.column;
-		}
-	}
-}
-
-void pc__lint_manifest_keys(struct pc_lint *l, const char *dir)
-{
-	char *path = pc_fs_join(dir, "plugin.json");
-	struct pc_buf b = PC_BUF_INIT(MAX_MANIFEST);
 	struct keys k = { .l = l };
-	struct stat st;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
-	    pc_fs_read_capped(path, &b, NULL) < 0) {
-		free(path);
-		pc_buf_release(&b);
+	if (!l->text || !l->doc)
 		return;
-	}
-	free(path);
-	k.text = pc_buf_cstr(&b);
-	k.n = b.len;
-	if (b.len >= 3 && !memcmp(k.text, "\xef\xbb\xbf", 3))
+	k.text = l->text;
+	k.n = l->text_len;
+	if (k.n >= 3 && !memcmp(k.text, "\xef\xbb\xbf", 3))
 		hit(&k, 0, "PC-MAN-012",
 		    pc_xstrdup("plugin.json starts with a UTF-8 byte order mark (bytes EF BB BF): the host's JSON parser refuses it (\"expected value at line 1 column 1\") and rejects the plugin"));
-	pc_json_walk(k.text, k.n, object, &k);
+	pc_json_doc_walk(l->doc, object, &k);
 	if (k.nv)
 		qsort(k.v, k.nv, sizeof(*k.v), by_offset);
 	for (size_t i = 0; i < k.nv; i++) {
-		struct pc_loc at = pc_loc_of_offset(k.text, k.n, k.v[i].off);
+		struct pc_loc at = pc_json_doc_line_col(l->doc, k.v[i].off);
 		struct pc_finding *f;
 
 		pc_findings_add(&l->findings, k.v[i].id, "plugin.json", "%s",
 				k.v[i].msg);
-		f = &l->findings.v[l->findings.nr - 1];
+		f = pc__lint_last(l);
 		f->line = at.line;
 		f->column = at.column;
 		free(k.v[i].id);
 		free(k.v[i].msg);
 	}
 	free(k.v);
-	if (!l->plugin)
-		locate_load_error(l, k.text, k.n);
-	l->text = pc_buf_detach(&b, &l->text_len);
 }

@@ -366,6 +366,266 @@ struct pc_loc pc_text_find_line(const char *text, size_t n,
 	return none;
 }
 
+/* ---- the indexed document ---- */
+
+struct jval;
+
+struct jmem {
+	char *key;	/* decoded; NULL for an array element */
+	size_t klen;
+	size_t key_at;	/* the key's opening quote */
+	struct jval *v;
+};
+
+struct jval {
+	size_t at;	/* the value's first byte */
+	bool obj, arr;
+	bool cut;	/* a container that is not well-formed JSON: an error,
+			   a member cut short or a trailing comma in it */
+	struct jmem *m; /* members or elements, in order */
+	size_t n, alloc;
+};
+
+struct pc_json_doc {
+	struct jval *root; /* NULL: no value */
+	bool whole;	   /* the text is one JSON value, nothing cut */
+	size_t *lines;	   /* offsets where lines start */
+	size_t nlines;
+};
+
+static struct jval *index_value(struct scan *sc);
+
+static void jval_free(struct jval *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->m[i].key);
+		jval_free(v->m[i].v);
+	}
+	free(v->m);
+	free(v);
+}
+
+static void jval_add(struct jval *c, char *key, size_t klen, size_t key_at,
+		     struct jval *v)
+{
+	if (c->n == c->alloc) {
+		c->alloc = c->alloc ? c->alloc * 2 : 4;
+		c->m = pc_xreallocarray(c->m, c->alloc, sizeof(*c->m));
+	}
+	c->m[c->n++] = (struct jmem){ key, klen, key_at, v };
+}
+
+/* The members of the container at sc->i, up to the first error (kept:
+ * a partial index still finds what comes before it). Returns whether
+ * they are well-formed JSON up to its closing bracket. */
+static bool index_container(struct scan *sc, struct jval *c)
+{
+	char close = c->obj ? '}' : ']';
+	bool good = true, comma = false;
+
+	sc->i++;
+	for (;;) {
+		struct pc_buf key = PC_BUF_INIT(PC_BUF_NOCAP);
+		size_t key_at;
+		struct jval *v;
+
+		ws(sc);
+		if (sc->i >= sc->n || sc->s[sc->i] == close)
+			return good && !comma && sc->i < sc->n;
+		key_at = sc->i;
+		if (c->obj) {
+			if (string(sc, &key)) {
+				pc_buf_release(&key);
+				return false;
+			}
+			ws(sc);
+			if (sc->i >= sc->n || sc->s[sc->i] != ':') {
+				pc_buf_release(&key);
+				return false;
+			}
+			sc->i++;
+		}
+		if (!(v = index_value(sc))) {
+			pc_buf_release(&key);
+			return false;
+		}
+		good = good && !v->cut;
+		if (c->obj) {
+			size_t klen = key.len;
+
+			jval_add(c, pc_buf_detach(&key, NULL), klen, key_at, v);
+		} else {
+			jval_add(c, NULL, 0, key_at, v);
+		}
+		ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc->i++;
+			comma = true;
+		} else {
+			return good && sc->i < sc->n && sc->s[sc->i] == close;
+		}
+	}
+}
+
+/* One value at sc->i (after whitespace), or NULL when there is none. */
+static struct jval *index_value(struct scan *sc)
+{
+	struct jval *v;
+	size_t at;
+
+	ws(sc);
+	if (sc->i >= sc->n)
+		return NULL;
+	at = sc->i;
+	if (sc->s[at] == '{' || sc->s[at] == '[') {
+		if (sc->depth >= MAX_DEPTH)
+			return NULL;
+		v = pc_xcalloc(1, sizeof(*v));
+		v->at = at;
+		v->obj = sc->s[at] == '{';
+		v->arr = !v->obj;
+		sc->depth++;
+		v->cut = !index_container(sc, v);
+		sc->depth--;
+		if (sc->i < sc->n && sc->s[sc->i] == (v->obj ? '}' : ']'))
+			sc->i++;
+		else
+			sc->i = sc->n; /* cut short: nothing after it counts */
+		return v;
+	}
+	if (value(sc))
+		return NULL;
+	v = pc_xcalloc(1, sizeof(*v));
+	v->at = at;
+	return v;
+}
+
+struct pc_json_doc *pc_json_doc_new(const char *text, size_t n)
+{
+	struct pc_json_doc *d = pc_xcalloc(1, sizeof(*d));
+	struct scan sc = { text, n, 0, 0 };
+	size_t alloc = 16;
+
+	d->lines = pc_xreallocarray(NULL, alloc, sizeof(*d->lines));
+	d->lines[d->nlines++] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] != '\n')
+			continue;
+		if (d->nlines == alloc) {
+			alloc *= 2;
+			d->lines = pc_xreallocarray(d->lines, alloc,
+						    sizeof(*d->lines));
+		}
+		d->lines[d->nlines++] = i + 1;
+	}
+	skip_bom(&sc);
+	d->root = index_value(&sc);
+	ws(&sc);
+	d->whole = d->root && !d->root->cut && sc.i == n;
+	return d;
+}
+
+void pc_json_doc_free(struct pc_json_doc *d)
+{
+	if (!d)
+		return;
+	jval_free(d->root);
+	free(d->lines);
+	free(d);
+}
+
+struct pc_loc pc_json_doc_line_col(const struct pc_json_doc *d, size_t off)
+{
+	size_t lo = 0, hi = d->nlines;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (struct pc_loc){ (unsigned)(lo + 1),
+				(unsigned)(off - d->lines[lo] + 1) };
+}
+
+/* The member of object `o` named `key`: occurrence `nth` (PC_JSON_LAST:
+ * the last), or NULL. */
+static const struct jmem *member(const struct jval *o, const char *key,
+				 unsigned nth)
+{
+	const struct jmem *hit = NULL;
+	size_t k = strlen(key);
+	unsigned seen = 0;
+
+	for (size_t i = 0; o->obj && i < o->n; i++) {
+		if (o->m[i].klen != k || memcmp(o->m[i].key, key, k))
+			continue;
+		if (nth == PC_JSON_LAST)
+			hit = &o->m[i];
+		else if (seen++ == nth)
+			return &o->m[i];
+	}
+	return hit;
+}
+
+/* Step from `v` by `step`; NULL when absent. */
+static const struct jmem *step_into(const struct jval *v, const char *step,
+				    unsigned nth)
+{
+	long idx = index_step(step);
+
+	if (idx >= 0)
+		return v->arr && (size_t)idx < v->n ? &v->m[idx] : NULL;
+	return member(v, step, nth);
+}
+
+int pc_json_doc_locate(const struct pc_json_doc *d, const char *const *path,
+		       unsigned nth, bool want_key, struct pc_loc *loc)
+{
+	const struct jval *v = d->root;
+	const struct jmem *m = NULL;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; path[i]; i++) {
+		m = step_into(v, path[i], path[i + 1] ? PC_JSON_LAST : nth);
+		if (!m)
+			return -1;
+		v = m->v;
+	}
+	*loc = pc_json_doc_line_col(d, m && want_key ? m->key_at : v->at);
+	return 0;
+}
+
+struct pc_loc pc_json_doc_near(const struct pc_json_doc *d,
+			       const char *const *path, bool want_key)
+{
+	const struct jval *v = d->root;
+	const struct jmem *m = NULL;
+	bool whole = true;
+
+	if (!v)
+		return (struct pc_loc){ 0, 0 };
+	for (size_t i = 0; path[i]; i++) {
+		const struct jmem *next = step_into(v, path[i], PC_JSON_LAST);
+
+		if (!next) {
+			whole = false;
+			break;
+		}
+		m = next;
+		v = m->v;
+	}
+	if (!m)
+		return pc_json_doc_line_col(d, v->at);
+	return pc_json_doc_line_col(d, (whole ? want_key : true) ? m->key_at
+								 : v->at);
+}
+
 size_t pc_json_value_end(const char *text, size_t n, size_t off)
 {
 	struct scan sc = { text, n, off, 0 };
@@ -375,157 +635,63 @@ size_t pc_json_value_end(const char *text, size_t n, size_t off)
 	return sc.i;
 }
 
-/* The state of one pc_json_walk: the scan and the path to the value
- * being walked (owned copies, NULL-terminated at `depth`). */
+/* ---- every object of an indexed text ---- */
+
 struct walk {
-	struct scan sc;
 	pc_json_object_fn fn;
 	void *ctx;
-	char **steps;
-	size_t depth, cap;
+	const char *steps[MAX_DEPTH + 2]; /* to the value walked, NULL-ended */
 };
 
-static void push_step(struct walk *w, char *step)
+/* The objects inside `v` (at `depth` steps from the top), then `v` when
+ * it is a well-formed object. */
+static void walk_value(struct walk *w, const struct jval *v, size_t depth)
 {
-	if (w->depth + 2 > w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		w->steps = pc_xreallocarray(w->steps, w->cap, sizeof(*w->steps));
-	}
-	w->steps[w->depth++] = step;
-	w->steps[w->depth] = NULL;
-}
+	struct pc_json_member *m;
 
-static void pop_step(struct walk *w)
-{
-	free(w->steps[--w->depth]);
-	w->steps[w->depth] = NULL;
-}
+	for (size_t i = 0; i < v->n; i++) {
+		char ix[24];
 
-static int walk_value(struct walk *w);
-
-/* A member's key and value, the value walked with the key on the path. */
-static int walk_member(struct walk *w, struct pc_json_member *m)
-{
-	struct scan *sc = &w->sc;
-	struct pc_buf key = PC_BUF_INIT(PC_BUF_NOCAP);
-	int rc;
-
-	m->key_off = sc->i;
-	if (string(sc, &key)) {
-		pc_buf_release(&key);
-		return -1;
-	}
-	ws(sc);
-	if (sc->i >= sc->n || sc->s[sc->i] != ':') {
-		pc_buf_release(&key);
-		return -1;
-	}
-	sc->i++;
-	ws(sc);
-	m->value_off = sc->i;
-	m->key = pc_buf_detach(&key, &m->key_len);
-	push_step(w, pc_xstrdup(m->key));
-	rc = walk_value(w);
-	pop_step(w);
-	return rc;
-}
-
-static int walk_object(struct walk *w)
-{
-	struct scan *sc = &w->sc;
-	struct pc_json_member *m = NULL;
-	size_t nm = 0, cap = 0;
-	int rc = -1;
-
-	sc->i++;
-	ws(sc);
-	while (sc->i < sc->n && sc->s[sc->i] != '}') {
-		if (nm == cap) {
-			cap = cap ? cap * 2 : 8;
-			m = pc_xreallocarray(m, cap, sizeof(*m));
+		if (v->arr) {
+			snprintf(ix, sizeof(ix), "#%zu", i);
+			w->steps[depth] = ix;
+		} else {
+			w->steps[depth] = v->m[i].key;
 		}
-		memset(&m[nm], 0, sizeof(*m));
-		if (walk_member(w, &m[nm++]))
-			goto out;
-		ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
-			ws(sc);
-		} else if (sc->i >= sc->n || sc->s[sc->i] != '}') {
-			goto out;
-		}
+		w->steps[depth + 1] = NULL;
+		walk_value(w, v->m[i].v, depth + 1);
 	}
-	if (sc->i >= sc->n)
-		goto out;
-	sc->i++;
-	w->fn(w->ctx, (const char *const *)w->steps, m, nm);
-	rc = 0;
-out:
-	for (size_t k = 0; k < nm; k++)
-		free((char *)m[k].key);
+	w->steps[depth] = NULL;
+	if (!v->obj || v->cut)
+		return;
+	m = pc_xcalloc(v->n ? v->n : 1, sizeof(*m));
+	for (size_t i = 0; i < v->n; i++)
+		m[i] = (struct pc_json_member){ v->m[i].key, v->m[i].klen,
+						v->m[i].key_at, v->m[i].v->at };
+	w->fn(w->ctx, w->steps, m, v->n);
 	free(m);
-	return rc;
 }
 
-static int walk_array(struct walk *w)
+int pc_json_doc_walk(const struct pc_json_doc *d, pc_json_object_fn fn,
+		     void *ctx)
 {
-	struct scan *sc = &w->sc;
+	struct walk *w;
 
-	sc->i++;
-	ws(sc);
-	for (size_t k = 0; sc->i < sc->n && sc->s[sc->i] != ']'; k++) {
-		char step[32];
-		int rc;
-
-		snprintf(step, sizeof(step), "#%zu", k);
-		push_step(w, pc_xstrdup(step));
-		rc = walk_value(w);
-		pop_step(w);
-		if (rc)
-			return -1;
-		ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
-			ws(sc);
-		} else if (sc->i >= sc->n || sc->s[sc->i] != ']') {
-			return -1;
-		}
+	if (d->root) {
+		w = pc_xcalloc(1, sizeof(*w));
+		w->fn = fn;
+		w->ctx = ctx;
+		walk_value(w, d->root, 0);
+		free(w);
 	}
-	if (sc->i >= sc->n)
-		return -1;
-	sc->i++;
-	return 0;
-}
-
-static int walk_value(struct walk *w)
-{
-	struct scan *sc = &w->sc;
-
-	ws(sc);
-	if (sc->i >= sc->n)
-		return -1;
-	if (sc->s[sc->i] != '{' && sc->s[sc->i] != '[')
-		return value(sc);
-	if (w->depth >= MAX_DEPTH)
-		return -1;
-	return sc->s[sc->i] == '{' ? walk_object(w) : walk_array(w);
+	return d->whole ? 0 : -1;
 }
 
 int pc_json_walk(const char *text, size_t n, pc_json_object_fn fn, void *ctx)
 {
-	struct walk w = { { text, n, 0, 0 }, fn, ctx, NULL, 0, 0 };
-	int rc;
+	struct pc_json_doc *d = pc_json_doc_new(text, n);
+	int rc = pc_json_doc_walk(d, fn, ctx);
 
-	skip_bom(&w.sc);
-	w.cap = 16;
-	w.steps = pc_xcalloc(w.cap, sizeof(*w.steps));
-	rc = walk_value(&w);
-	if (!rc) {
-		ws(&w.sc);
-		rc = w.sc.i == n ? 0 : -1;
-	}
-	while (w.depth)
-		pop_step(&w);
-	free(w.steps);
+	pc_json_doc_free(d);
 	return rc;
 }

@@ -599,10 +599,11 @@ static void lint_duplicate_field(void **state)
 	(void)state;
 	tu_write_file(mf, "{\n  \"name\": \"p\",\n  \"version\": \"1\",\n  \"name\": \"q\"\n}\n", 0644);
 	assert_int_equal(pc_lint_plugin(dir, NULL, NULL, &l), 0);
-	/* the host's error, at the second "name" (serde says its end) */
+	/* the host's error and place: the second "name" (serde names the
+	 * key's closing quote) */
 	assert_string_equal(l.host_error,
 			    "plugin.json parse error: duplicate field `name` at line 4 column 8");
-	assert_at(finding(&l.findings, "PC-LOAD-001", 0), "plugin.json", 4, 3);
+	assert_at(finding(&l.findings, "PC-LOAD-001", 0), "plugin.json", 4, 8);
 	pc_lint_release(&l);
 	pc_fs_rm_rf(dir);
 	free(mf);
