@@ -612,7 +612,7 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "models = json.load(open(conf)) if os.path.exists(conf) else []\n"
 	  "print(json.dumps({}))\n" },
 	{ "PC-ENV-003",
-	  "The host does not set a working directory for plugin processes: they inherit the core's, which is wherever the user started it - not the plugin directory and not necessarily the workspace (R5.4). A script that opens ./rules.json finds it only when the user happens to start the host in the plugin directory. plugcheck runs every firing in a throwaway workspace, as the host would in another directory, and compares.",
+	  "The host does not set a working directory for plugin processes: they inherit the core's, which is wherever the user started it - not the plugin directory and not necessarily the workspace (R5.4). A script that opens ./rules.json finds it only when the user happens to start the host in the plugin directory. plugcheck runs every firing in a throwaway workspace, as the host would in another directory, fires it again with the plugin directory as its working directory, and compares: a different answer, or a failure in one of the two (the script exits 1 without the file), names the file the script reads.",
 	  "== hooks/pre_bash.sh ==\n"
 	  "#!/bin/sh\n"
 	  "cat >/dev/null\n"

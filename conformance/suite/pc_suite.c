@@ -273,7 +273,9 @@ void pc__suite_cwd_check(struct pc__suite *s, size_t c, const char *where,
 	struct pc_fire again = PC_FIRE_INIT, there = PC_FIRE_INIT;
 	const char *dir = s->p->source_path ? s->p->source_path : s->p->dir;
 
-	if (pc__suite_stopped(s) || !dir)
+	/* each refiring of a script that timed out costs its whole timeout,
+	 * and a timeout says nothing about what it read */
+	if (pc__suite_stopped(s) || !dir || outcome_of(f) == PC_OUT_TIMEOUT)
 		return;
 	pc__suite_fire(s, pt, in, NULL, &again);
 	if (!pc__suite_stopped(s) && pc__suite_same(f, &again)) {

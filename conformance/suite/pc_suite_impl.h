@@ -92,9 +92,12 @@ cJSON *pc__suite_answer(const struct pc_exchange *x);
  * on anything but its input. */
 bool pc__suite_same(const struct pc_fire *a, const struct pc_fire *b);
 /* pc__suite_cwd_check - PC-ENV-003 on case `c`: `f` fired in the
- * workspace; fire `pt` again there and in the plugin directory, and when
- * the workspace answers agree with each other but not with the plugin
- * directory's, the script depends on its working directory (R5.4). */
+ * workspace, whether it passed or failed there; fire `pt` again there
+ * and in the plugin directory, and when the workspace answers agree with
+ * each other but not with the plugin directory's (another verdict, or a
+ * failure in one of the two), the script depends on its working
+ * directory (R5.4). Nothing when `f` timed out (a refiring would cost a
+ * whole timeout each). */
 void pc__suite_cwd_check(struct pc__suite *s, size_t c, const char *where,
 			 const struct pc_fire_point *pt,
 			 const struct pc_fire_input *in,

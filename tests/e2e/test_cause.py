@@ -317,3 +317,43 @@ def test_reads_a_file_relative_to_the_working_directory(ctx):
     eq((out["allow"], out["reason"]), (False, "cause-cwd: no rules.json"))
     out = fire(ctx, "pre_bash", "cause-cwd", "--workspace", fixture("cause-cwd"))
     eq(out["allow"], True)
+
+
+def test_fails_without_a_file_relative_to_the_working_directory(ctx):
+    # the trial user's case: the script does not answer differently in the
+    # workspace, it crashes there (set -e, a Python traceback) - PC-ENV-003
+    # beside the failure, once per script, for hooks, memory and OAuth
+    code, out = check(ctx, "cause-cwd-crash")
+    tail = ("; with only that file in its working directory it answers as in the plugin directory. The "
+            "host never sets the working directory (R5.4): resolve it from the script's own path")
+    f = found(ctx, out, "PC-ENV-003", "hooks/pre_bash.sh", "hook pre_bash", 1)[0]
+    eq(f["message"], "reads 'rules.json' (hooks/pre_bash.sh line 6) relative to its working directory: with the "
+       "plugin directory as its working directory it passes, in the workspace it fails: hook 'pre_bash' "
+       "exited with exit status: 1: cat: rules.json: No such file or directory" + tail)
+    f = found(ctx, out, "PC-ENV-003", "memory/provider.py", "memory_provider", 1)[0]
+    assert f["message"].startswith("reads 'settings.json' (memory/provider.py line 6) relative to its working "
+                                   "directory: with the plugin directory as its working directory it passes, "
+                                   "in the workspace it fails: memory_provider 'cause-cwd-crash' exited with "
+                                   "exit status: 1: Traceback"), f["message"]
+    assert f["message"].endswith("No such file or directory: 'settings.json'" + tail), f["message"]
+    # one script serves every OAuth action: one finding, at the first
+    fs = [f for f in out["findings"] if f["id"] == "PC-ENV-003" and f["where"].startswith("oauth")]
+    eq([(f["where"], f["file"]) for f in fs], [("oauth token", "oauth/oauth.sh")])
+    assert fs[0]["message"].startswith("reads 'oauth.conf' (oauth/oauth.sh line 6) relative to its working "
+                                       "directory: "), fs[0]["message"]
+    # the failures themselves are still reported as before
+    eq(sorted({(f["id"], f["where"]) for f in out["findings"] if f["id"] in ("PC-HOOK-010", "PC-MEM-001")}),
+       [("PC-HOOK-010", "hook pre_bash"), ("PC-MEM-001", "memory_provider")])
+    # the host: it fails where the core's directory lacks the file, and
+    # answers where it has it
+    ws = os.path.join(ctx.tmp, "ws-crash")
+    os.makedirs(ws)
+    out = fire(ctx, "pre_bash", "cause-cwd-crash", "--workspace", ws)
+    eq((out["allow"], out["reason"]),
+       (False, "hook 'pre_bash' exited with exit status: 1: cat: rules.json: No such file or directory"))
+    out = fire(ctx, "pre_bash", "cause-cwd-crash", "--workspace", fixture("cause-cwd-crash"))
+    eq(out["allow"], True)
+    out = fire(ctx, "memory:list", "cause-cwd-crash", "--workspace", ws)
+    eq((out["ok"], out["outcome"]), (False, "exit"))
+    out = fire(ctx, "memory:list", "cause-cwd-crash", "--workspace", fixture("cause-cwd-crash"))
+    eq((out["ok"], out["entries"]), (True, []))

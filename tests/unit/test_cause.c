@@ -653,6 +653,11 @@ static void check_locations(void **state)
 			       "reads 'rules.json' (hooks/pre_bash.sh line 5)"));
 	pc_report_release(&r);
 
+	/* a hook that crashes in the workspace: the cat of rules.json */
+	check_fixture("cause-cwd-crash", &r);
+	assert_at(reported(&r, "PC-ENV-003"), "hooks/pre_bash.sh", 6, 13);
+	pc_report_release(&r);
+
 	check_fixture("cause-session-reason", &r);
 	assert_at(reported(&r, "PC-HOOK-023"), "hooks/session_start.sh", 3, 31);
 	pc_report_release(&r);
