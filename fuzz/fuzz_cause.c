@@ -45,7 +45,8 @@ static void json_parts(const cJSON *v)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
-	const char *known[] = { "script", "timeout_ms", "pass_args", "parameters" };
+	const char *known[] = { "script", "timeout_ms", "pass_args",
+				"parameters" };
 	struct pc_cause_embed e;
 	struct pc_loc at;
 	unsigned line, cp;

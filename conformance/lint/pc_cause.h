@@ -138,9 +138,9 @@ struct pc_cause_file {
  * once, into out[] (the caller frees each name, or calls
  * pc_cause_files_release). A path is a run of letters, digits and
  * "_.-/@+" with a '.' or '/' in it, not starting with '/', '-' or '~',
- * not part of a URL, and without a ".." component; text after a '#' that starts a word (a sh or
- * Python comment) is skipped. `self` (may be NULL), the script's own relative
- * path, is never listed. Returns how many were stored. */
+ * not part of a URL, and without a ".." component; text after a '#' that starts
+ * a word (a sh or Python comment) is skipped. `self` (may be NULL), the
+ * script's own relative path, is never listed. Returns how many were stored. */
 size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 			       const char *self, struct pc_cause_file *out,
 			       size_t max);

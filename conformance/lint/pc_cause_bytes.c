@@ -1,12 +1,12 @@
 /* pc_cause_bytes.c - causes in what a script printed and in a script's
  * text (pc_cause.h). */
-#include "pc_cause.h"
-
 #include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pc_cause.h"
 #include "pc_fs.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
@@ -42,9 +42,11 @@ bool pc_cause_bom(const char *s, size_t n, size_t *at)
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0];
-	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-			       : c >= 0xe0 && c <= 0xef ? 3
-			       : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	size_t len = c < 0x80		      ? 1
+		     : c >= 0xc2 && c <= 0xdf ? 2
+		     : c >= 0xe0 && c <= 0xef ? 3
+		     : c >= 0xf0 && c <= 0xf4 ? 4
+					      : 0;
 
 	if (!len || len > n)
 		return 0;
@@ -154,7 +156,9 @@ struct pc_loc pc_cause_code_line(const char *s, size_t n, const char *needle)
 		    !(i + 1 < end && s[i] == '/' && s[i + 1] == '/')) {
 			for (size_t j = start; j + k <= end; j++)
 				if (!memcmp(s + j, needle, k)) {
-					struct pc_loc at = { line, (unsigned)(j - start + 1) };
+					struct pc_loc at = {
+						line, (unsigned)(j - start + 1)
+					};
 
 					return at;
 				}
@@ -231,11 +235,14 @@ unsigned pc_cause_stderr_line(const char *err, size_t n, const char *script)
 		if (memcmp(hit, script, k))
 			continue;
 		q = hit + k;
-		if (q < end && *q == '"' && end - q > 8 && !memcmp(q, "\", line ", 8))
-			line = number_at(q + 8, end); /* Python: the innermost */
+		if (q < end && *q == '"' && end - q > 8 &&
+		    !memcmp(q, "\", line ", 8))
+			line = number_at(q + 8,
+					 end); /* Python: the innermost */
 		else if (end - q > 7 && !memcmp(q, ": line ", 7) && !line)
 			line = number_at(q + 7, end);
-		else if (end - q > 13 && !memcmp(q, ": eval: line ", 13) && !line)
+		else if (end - q > 13 && !memcmp(q, ": eval: line ", 13) &&
+			 !line)
 			line = number_at(q + 13, end);
 		else if (q < end && *q == ':' && !line)
 			line = number_at(q + 1, end);
@@ -290,15 +297,16 @@ static bool shebang_prog(const char *s, size_t n, char *buf, size_t cap)
 
 bool pc_cause_is_shell(const char *path, const char *s, size_t n)
 {
-	static const char *const shells[] = { "sh", "bash", "dash", "ash",
+	static const char *const shells[] = { "sh",  "bash", "dash", "ash",
 					      "ksh", "mksh", "zsh" };
 	const char *base = strrchr(path, '/'), *dot;
 	char prog[64];
 
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
-	if (dot && dot != base && (!strcmp(dot, ".sh") || !strcmp(dot, ".bash") ||
-				   !strcmp(dot, ".SH") || !strcmp(dot, ".BASH")))
+	if (dot && dot != base &&
+	    (!strcmp(dot, ".sh") || !strcmp(dot, ".bash") ||
+	     !strcmp(dot, ".SH") || !strcmp(dot, ".BASH")))
 		return true;
 	if (dot && dot != base && (!strcmp(dot, ".py") || !strcmp(dot, ".ps1")))
 		return false;
@@ -331,8 +339,8 @@ struct pc_loc pc_cause_crlf(const char *s, size_t n)
 struct line {
 	const char *p;
 	size_t len;
-	size_t off;   /* of p in the text */
-	unsigned no;  /* 1-based */
+	size_t off;  /* of p in the text */
+	unsigned no; /* 1-based */
 };
 
 static bool word_char(char c)
@@ -458,7 +466,8 @@ static bool not_stdin(const struct line *l, size_t i, size_t end)
 static bool guarded(const struct line *l, size_t end)
 {
 	const char *p = l->p + end, *stop = l->p + l->len;
-	static const char *const ok[] = { "[ -n", "[[ -n", "test -n", "true", ":" };
+	static const char *const ok[] = { "[ -n", "[[ -n", "test -n", "true",
+					  ":" };
 
 	if (stop - p < 2 || memcmp(p, "||", 2))
 		return false;
@@ -552,18 +561,20 @@ static enum pc_cause_read classify(const struct line *v, size_t nv, size_t k,
 	if (not_stdin(l, i, end) || piped_from_other(l, i))
 		return PC_CAUSE_READ_NONE;
 	for (size_t b = i; b && !test && !loop; b--) {
-		if (one_of(l->p[b - 1], ";&") && !(l->p[b - 1] == '&' && b >= 2 &&
-						   l->p[b - 2] == '&'))
+		if (one_of(l->p[b - 1], ";&") &&
+		    !(l->p[b - 1] == '&' && b >= 2 && l->p[b - 2] == '&'))
 			break;
-		loop = ends_with_word(l, b, "while") || ends_with_word(l, b, "until");
+		loop = ends_with_word(l, b, "while") ||
+		       ends_with_word(l, b, "until");
 		test = ends_with_word(l, b, "if") || ends_with_word(l, b, "!");
 	}
 	if (guarded(l, end))
 		return PC_CAUSE_READ_NONE;
 	if (loop)
-		return loop_fed(v, nv, k) ? PC_CAUSE_READ_NONE : PC_CAUSE_READ_LOOP;
-	if (end + 1 < l->len && (!memcmp(l->p + end, "||", 2) ||
-				 !memcmp(l->p + end, "&&", 2)))
+		return loop_fed(v, nv, k) ? PC_CAUSE_READ_NONE
+					  : PC_CAUSE_READ_LOOP;
+	if (end + 1 < l->len &&
+	    (!memcmp(l->p + end, "||", 2) || !memcmp(l->p + end, "&&", 2)))
 		return PC_CAUSE_READ_TEST;
 	if (test)
 		return PC_CAUSE_READ_TEST;
@@ -590,7 +601,8 @@ enum pc_cause_read pc_cause_shell_read(const char *s, size_t n,
 			for (size_t i = 2; shebang_flags && i + 1 < len; i++) {
 				if (s[i] != ' ' || s[i + 1] != '-')
 					continue;
-				for (size_t f = i + 2; f < len && word_char(s[f]); f++)
+				for (size_t f = i + 2;
+				     f < len && word_char(s[f]); f++)
 					if (s[f] == 'e')
 						errexit = 1;
 			}
@@ -675,7 +687,8 @@ size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 			k++;
 		tok = s + i;
 		/* not absolute, an option, ~, a URL, $VAR/x */
-		if (*tok == '/' || *tok == '-' || (i && one_of(s[i - 1], "~$:")) ||
+		if (*tok == '/' || *tok == '-' ||
+		    (i && one_of(s[i - 1], "~$:")) ||
 		    (k + 2 < n && s[k] == ':' && s[k + 1] == '/')) {
 			i = k;
 			continue;
@@ -684,9 +697,8 @@ size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 		while (!strncmp(name, "./", 2))
 			memmove(name, name + 2, strlen(name + 2) + 1);
 		if ((strchr(name, '.') || strchr(name, '/')) && *name &&
-		    !dot_dot(name) &&
-		    (!self || strcmp(name, self)) && !listed(out, got, name) &&
-		    regular_under(dir, name)) {
+		    !dot_dot(name) && (!self || strcmp(name, self)) &&
+		    !listed(out, got, name) && regular_under(dir, name)) {
 			out[got].name = name;
 			out[got].at = pc_loc_of_offset(s, n, i);
 			got++;

@@ -1,18 +1,17 @@
 /* pc_cause_json.c - causes in plugin.json's keys, in what model providers
  * refuse, and in a hook's modify (pc_cause.h). */
-#include "pc_cause.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_cause.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
 
-#define MAX_NAME 64   /* longest tool name any provider family takes */
-#define MAX_DEPTH 64  /* subschemas walked, as pc_schema.h */
+#define MAX_NAME  64 /* longest tool name any provider family takes */
+#define MAX_DEPTH 64 /* subschemas walked, as pc_schema.h */
 
 /* ---- near keys ---- */
 
@@ -60,14 +59,21 @@ static size_t osa(const char *a, const char *b)
 static const struct {
 	const char *alias, *field;
 } aliases[] = {
-	{ "command", "script" },      { "cmd", "script" },
-	{ "run", "script" },	      { "exec", "script" },
-	{ "executable", "script" },   { "handler", "script" },
-	{ "entrypoint", "script" },   { "inputschema", "parameters" },
-	{ "schema", "parameters" },   { "arguments", "parameters" },
-	{ "params", "parameters" },   { "readonly", "kind" },
+	{ "command", "script" },
+	{ "cmd", "script" },
+	{ "run", "script" },
+	{ "exec", "script" },
+	{ "executable", "script" },
+	{ "handler", "script" },
+	{ "entrypoint", "script" },
+	{ "inputschema", "parameters" },
+	{ "schema", "parameters" },
+	{ "arguments", "parameters" },
+	{ "params", "parameters" },
+	{ "readonly", "kind" },
 	{ "permissions", "capabilities" },
-	{ "args", "pass_args" },      { "args", "parameters" },
+	{ "args", "pass_args" },
+	{ "args", "parameters" },
 };
 
 /* How near `nk` (normalised key) is to field `f`: 0 the same, 1..2 an
@@ -168,18 +174,26 @@ char *pc_cause_tool_name(const char *name)
 	refused_chars(name, openai_char, &oa);
 	refused_chars(name, gemini_char, &ge);
 	if (len > MAX_NAME)
-		pc_buf_addf(&out, "it is %zu characters long and OpenAI, Anthropic and Gemini take at most 64",
-			    len);
+		pc_buf_addf(
+			&out,
+			"it is %zu characters long and OpenAI, Anthropic and Gemini take at most 64",
+			len);
 	if (ge.len)
-		pc_buf_addf(&out, "%sOpenAI, Anthropic and Gemini refuse %s in a tool name",
-			    out.len ? "; " : "", pc_buf_cstr(&ge));
+		pc_buf_addf(
+			&out,
+			"%sOpenAI, Anthropic and Gemini refuse %s in a tool name",
+			out.len ? "; " : "", pc_buf_cstr(&ge));
 	else if (oa.len)
-		pc_buf_addf(&out, "%sOpenAI and Anthropic refuse %s in a tool name (they take only letters, digits, '_' and '-'; Gemini takes it)",
-			    out.len ? "; " : "", pc_buf_cstr(&oa));
+		pc_buf_addf(
+			&out,
+			"%sOpenAI and Anthropic refuse %s in a tool name (they take only letters, digits, '_' and '-'; Gemini takes it)",
+			out.len ? "; " : "", pc_buf_cstr(&oa));
 	if (*name && !(alnum(*name) && !(*name >= '0' && *name <= '9')) &&
 	    *name != '_')
-		pc_buf_addf(&out, "%sGemini refuses a name that does not start with a letter or '_'",
-			    out.len ? "; " : "");
+		pc_buf_addf(
+			&out,
+			"%sGemini refuses a name that does not start with a letter or '_'",
+			out.len ? "; " : "");
 	pc_buf_release(&oa);
 	pc_buf_release(&ge);
 	if (!out.len) {
@@ -233,9 +247,8 @@ static bool type_has(const cJSON *s, const char *name)
 
 	if (cJSON_IsString(t))
 		return !strcmp(t->valuestring, name);
-	cJSON_ArrayForEach(e, t)
-		if (cJSON_IsString(e) && !strcmp(e->valuestring, name))
-			return true;
+	cJSON_ArrayForEach(e, t) if (cJSON_IsString(e) &&
+				     !strcmp(e->valuestring, name)) return true;
 	return false;
 }
 
@@ -247,7 +260,8 @@ static void each_sub(const cJSON *s, const char *ptr, unsigned depth,
 		     schema_fn fn, void *ctx)
 {
 	static const char *const maps[] = { "properties", "$defs",
-					    "definitions", "patternProperties" };
+					    "definitions",
+					    "patternProperties" };
 	static const char *const lists[] = { "anyOf", "oneOf", "allOf",
 					     "prefixItems" };
 	static const char *const one[] = { "items", "additionalProperties",
@@ -259,7 +273,8 @@ static void each_sub(const cJSON *s, const char *ptr, unsigned depth,
 	for (size_t k = 0; k < sizeof(maps) / sizeof(*maps); k++) {
 		char *base = ptr_join(ptr, maps[k]);
 
-		cJSON_ArrayForEach(e, pc_serde_get(s, maps[k])) {
+		cJSON_ArrayForEach(e, pc_serde_get(s, maps[k]))
+		{
 			char *p = ptr_join(base, e->string);
 
 			if (cJSON_IsObject(e))
@@ -272,7 +287,8 @@ static void each_sub(const cJSON *s, const char *ptr, unsigned depth,
 		char *base = ptr_join(ptr, lists[k]);
 		size_t i = 0;
 
-		cJSON_ArrayForEach(e, pc_serde_get(s, lists[k])) {
+		cJSON_ArrayForEach(e, pc_serde_get(s, lists[k]))
+		{
 			char idx[24], *p;
 
 			snprintf(idx, sizeof(idx), "%zu", i++);
@@ -354,35 +370,56 @@ size_t pc_cause_schema_refused(const cJSON *params, struct pc_strvec *msgs,
 		if (pc_serde_get(params, openai[k])) {
 			char *p = ptr_join("", openai[k]);
 
-			problem(msgs, ptrs, p, "%s at the top level: OpenAI refuses it there",
+			problem(msgs, ptrs, p,
+				"%s at the top level: OpenAI refuses it there",
 				openai[k]);
 			free(p);
 		}
-	cJSON_ArrayForEach(e, pc_serde_get(params, "properties"))
-		if (!anthropic_key(e->string)) {
-			char *p = ptr_join("/properties", e->string);
+	cJSON_ArrayForEach(
+		e, pc_serde_get(params,
+				"properties")) if (!anthropic_key(e->string))
+	{
+		char *p = ptr_join("/properties", e->string);
 
-			problem(msgs, ptrs, p,
-				"the property name \"%s\": Anthropic takes only letters, digits, '_', '.' and '-' (1 to 64) at the top level",
-				e->string);
-			free(p);
-		}
+		problem(msgs, ptrs, p,
+			"the property name \"%s\": Anthropic takes only letters, digits, '_', '.' and '-' (1 to 64) at the top level",
+			e->string);
+		free(p);
+	}
 	arrays_without_items(&f, params, "", 0);
 	return msgs->nr - f.before;
 }
 
 /* Gemini's Schema: a subset of the OpenAPI 3.0 schema object. */
 static const char *const gemini_fields[] = {
-	"type", "format", "title", "description", "nullable", "enum",
-	"items", "minItems", "maxItems", "properties", "required",
-	"minProperties", "maxProperties", "minLength", "maxLength",
-	"pattern", "example", "anyOf", "propertyOrdering", "default",
-	"minimum", "maximum",
+	"type",
+	"format",
+	"title",
+	"description",
+	"nullable",
+	"enum",
+	"items",
+	"minItems",
+	"maxItems",
+	"properties",
+	"required",
+	"minProperties",
+	"maxProperties",
+	"minLength",
+	"maxLength",
+	"pattern",
+	"example",
+	"anyOf",
+	"propertyOrdering",
+	"default",
+	"minimum",
+	"maximum",
 };
 
 static bool gemini_field(const char *k)
 {
-	for (size_t i = 0; i < sizeof(gemini_fields) / sizeof(*gemini_fields); i++)
+	for (size_t i = 0; i < sizeof(gemini_fields) / sizeof(*gemini_fields);
+	     i++)
 		if (!strcmp(gemini_fields[i], k))
 			return true;
 	return false;
@@ -394,7 +431,8 @@ static void gemini(void *ctx, const cJSON *s, const char *ptr, unsigned depth)
 	const cJSON *e, *props = pc_serde_get(s, "properties");
 	size_t i = 0;
 
-	cJSON_ArrayForEach(e, s) {
+	cJSON_ArrayForEach(e, s)
+	{
 		char *p;
 
 		/* beside properties it is widespread ("additionalProperties":
@@ -416,7 +454,8 @@ static void gemini(void *ctx, const cJSON *s, const char *ptr, unsigned depth)
 			"\"type\" is a list: Gemini takes one type name (use \"nullable\": true for null)");
 		free(p);
 	}
-	cJSON_ArrayForEach(e, pc_serde_get(s, "enum")) {
+	cJSON_ArrayForEach(e, pc_serde_get(s, "enum"))
+	{
 		char *p, idx[24];
 
 		if (cJSON_IsString(e)) {
@@ -426,7 +465,8 @@ static void gemini(void *ctx, const cJSON *s, const char *ptr, unsigned depth)
 		snprintf(idx, sizeof(idx), "%zu", i);
 		p = ptr_join(ptr, "enum");
 		problem(f->msgs, f->ptrs, p,
-			"enum value %s is not a string: Gemini takes only string enum values", idx);
+			"enum value %s is not a string: Gemini takes only string enum values",
+			idx);
 		free(p);
 		break;
 	}
@@ -434,10 +474,14 @@ static void gemini(void *ctx, const cJSON *s, const char *ptr, unsigned depth)
 	    (!cJSON_IsObject(props) || !props->child))
 		problem(f->msgs, f->ptrs, ptr,
 			"an object type without properties%s: Gemini refuses it (\"should be non-empty for OBJECT type\")",
-			pc_serde_get(s, "additionalProperties") ? " (a map made only of additionalProperties)" : "");
+			pc_serde_get(s, "additionalProperties")
+				? " (a map made only of additionalProperties)"
+				: "");
 	/* Gemini reads only properties, items and anyOf as subschemas */
-	cJSON_ArrayForEach(e, props) {
-		char *base = ptr_join(ptr, "properties"), *p = ptr_join(base, e->string);
+	cJSON_ArrayForEach(e, props)
+	{
+		char *base = ptr_join(ptr, "properties"),
+		     *p = ptr_join(base, e->string);
 
 		if (cJSON_IsObject(e) && depth < MAX_DEPTH)
 			gemini(ctx, e, p, depth + 1);
@@ -451,7 +495,8 @@ static void gemini(void *ctx, const cJSON *s, const char *ptr, unsigned depth)
 		free(p);
 	}
 	i = 0;
-	cJSON_ArrayForEach(e, pc_serde_get(s, "anyOf")) {
+	cJSON_ArrayForEach(e, pc_serde_get(s, "anyOf"))
+	{
 		char idx[24], *base = ptr_join(ptr, "anyOf"), *p;
 
 		snprintf(idx, sizeof(idx), "%zu", i++);
@@ -484,18 +529,21 @@ const char *const *pc_cause_builtin_params(const char *name)
 	static const char *const edit[] = { "path", "edits", NULL };
 	static const char *const read_file[] = { "path", "offset", "limit",
 						 "line_numbers", NULL };
-	static const char *const grep[] = {
-		"pattern", "path", "paths", "glob", "type", "case_insensitive",
-		"output_mode", "head_limit", "offset", "context", "after",
-		"before", "invert", "fixed_string", "word", NULL
-	};
+	static const char *const grep[] = { "pattern",	   "path",
+					    "paths",	   "glob",
+					    "type",	   "case_insensitive",
+					    "output_mode", "head_limit",
+					    "offset",	   "context",
+					    "after",	   "before",
+					    "invert",	   "fixed_string",
+					    "word",	   NULL };
 	static const char *const glob[] = { "pattern", NULL };
 	static const struct {
 		const char *name;
 		const char *const *params;
-	} tools[] = { { "bash", bash },	  { "write_file", write_file },
-		      { "edit", edit },	  { "read_file", read_file },
-		      { "grep", grep },	  { "glob", glob } };
+	} tools[] = { { "bash", bash }, { "write_file", write_file },
+		      { "edit", edit }, { "read_file", read_file },
+		      { "grep", grep }, { "glob", glob } };
 
 	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools); i++)
 		if (!strcmp(tools[i].name, name))
@@ -511,7 +559,8 @@ size_t pc_cause_modify_unknown(const cJSON *modify, const char *const *names,
 
 	if (!cJSON_IsObject(modify))
 		return 0;
-	cJSON_ArrayForEach(e, modify) {
+	cJSON_ArrayForEach(e, modify)
+	{
 		bool known = pc_serde_get(props, e->string) != NULL;
 
 		for (size_t i = 0; names && names[i] && !known; i++)
@@ -530,16 +579,16 @@ size_t pc_cause_modify_nested(const cJSON *modify, const cJSON *args,
 
 	if (!cJSON_IsObject(modify) || !cJSON_IsObject(args))
 		return 0;
-	cJSON_ArrayForEach(e, modify) {
+	cJSON_ArrayForEach(e, modify)
+	{
 		const cJSON *old = pc_serde_get(args, e->string), *m;
 		struct pc_buf lost = PC_BUF_INIT(PC_BUF_NOCAP);
 
 		if (!cJSON_IsObject(e) || !cJSON_IsObject(old))
 			continue;
-		cJSON_ArrayForEach(m, old)
-			if (!pc_serde_get(e, m->string))
-				pc_buf_addf(&lost, "%s%s", lost.len ? ", " : "",
-					    m->string);
+		cJSON_ArrayForEach(m, old) if (!pc_serde_get(e, m->string))
+			pc_buf_addf(&lost, "%s%s", lost.len ? ", " : "",
+				    m->string);
 		if (lost.len)
 			pc_strvec_pushf(out, "%s (drops %s)", e->string,
 					pc_buf_cstr(&lost));
@@ -554,7 +603,8 @@ const char *pc_cause_modify_changed(const cJSON *modify, const cJSON *args)
 
 	if (!cJSON_IsObject(modify) || !cJSON_IsObject(args))
 		return NULL;
-	cJSON_ArrayForEach(e, modify) {
+	cJSON_ArrayForEach(e, modify)
+	{
 		const cJSON *old = pc_serde_get(args, e->string);
 
 		if (!old || !cJSON_Compare(old, e, 1))

@@ -45,7 +45,8 @@ static bool is_list_keyword(const char *k)
 
 /* The place in plugin.json of JSON pointer `ptr` into tool i's
  * parameters (the keyword's key; "" the parameters key itself). */
-static struct pc_loc param_at(const struct pc_lint *l, size_t i, const char *ptr)
+static struct pc_loc param_at(const struct pc_lint *l, size_t i,
+			      const char *ptr)
 {
 	struct pc_strvec steps = PC_STRVEC_INIT;
 	struct pc_loc at;
@@ -114,10 +115,11 @@ void pc__lint_providers(struct pc_lint *l)
 
 		snprintf(idx, sizeof(idx), "#%zu", i);
 		if (why)
-			pc__lint_find(l, "PC-TOOL-020", "plugin.json", where,
-				      pc__lint_loc(l, false, name_path),
-				      "tool '%s': %s; the host sends every tool with every model request, so each request to such a provider fails while the plugin is enabled",
-				      t->name, why);
+			pc__lint_find(
+				l, "PC-TOOL-020", "plugin.json", where,
+				pc__lint_loc(l, false, name_path),
+				"tool '%s': %s; the host sends every tool with every model request, so each request to such a provider fails while the plugin is enabled",
+				t->name, why);
 		free(why);
 		for (size_t k = 0; k < 2 && !t->parameters_replaced; k++) {
 			if (!schemas[k].fn(t->parameters, &msgs, &ptrs))
@@ -125,7 +127,8 @@ void pc__lint_providers(struct pc_lint *l)
 			list = listed(&msgs);
 			pc__lint_find(l, schemas[k].id, "plugin.json", where,
 				      param_at(l, i, ptrs.v[0]),
-				      "tool '%s' parameters: %s", t->name, list);
+				      "tool '%s' parameters: %s", t->name,
+				      list);
 			free(list);
 			pc_strvec_release(&msgs);
 			pc_strvec_release(&ptrs);
@@ -170,22 +173,28 @@ static void shell_script(struct pc_lint *l, const char *abs)
 	at = pc_cause_crlf(b.data, b.len);
 	/* a directly run script whose #! line ends in CR is PC-SCRIPT-002 */
 	if (at.line && (bash_run || at.line > 1))
-		pc__lint_find(l, "PC-SCRIPT-010", rel, where, at,
-			      "'%s' has CRLF line endings (from line %u): %s reads the CR as the last character of each line, so commands fail (\"$'\\r': command not found\") or get arguments ending in \\r",
-			      rel, at.line, bash_run ? "bash, which the host runs it with," : "its shell");
+		pc__lint_find(
+			l, "PC-SCRIPT-010", rel, where, at,
+			"'%s' has CRLF line endings (from line %u): %s reads the CR as the last character of each line, so commands fail (\"$'\\r': command not found\") or get arguments ending in \\r",
+			rel, at.line,
+			bash_run ? "bash, which the host runs it with,"
+				 : "its shell");
 	r = pc_cause_shell_read(b.data, b.len, !bash_run, &at, &errexit);
 	if (r == PC_CAUSE_READ_LOOP)
-		pc__lint_find(l, "PC-IO-010", rel, where, at,
-			      "'%s' line %u reads its stdin in a `while read` loop: the host writes its JSON without a trailing newline, so read returns 1 at the end of it and the loop body never sees the input",
-			      rel, at.line);
+		pc__lint_find(
+			l, "PC-IO-010", rel, where, at,
+			"'%s' line %u reads its stdin in a `while read` loop: the host writes its JSON without a trailing newline, so read returns 1 at the end of it and the loop body never sees the input",
+			rel, at.line);
 	else if (r == PC_CAUSE_READ_TEST)
-		pc__lint_find(l, "PC-IO-010", rel, where, at,
-			      "'%s' line %u tests the status of `read` on its stdin: the host writes its JSON without a trailing newline, so read returns 1 although it stored the text, and the failure branch runs",
-			      rel, at.line);
+		pc__lint_find(
+			l, "PC-IO-010", rel, where, at,
+			"'%s' line %u tests the status of `read` on its stdin: the host writes its JSON without a trailing newline, so read returns 1 although it stored the text, and the failure branch runs",
+			rel, at.line);
 	else if (r == PC_CAUSE_READ_ERREXIT)
-		pc__lint_find(l, "PC-IO-010", rel, where, at,
-			      "'%s' line %u reads its stdin with `read` under set -e (line %u): the host writes its JSON without a trailing newline, so read returns 1 and the script exits 1 there",
-			      rel, at.line, errexit);
+		pc__lint_find(
+			l, "PC-IO-010", rel, where, at,
+			"'%s' line %u reads its stdin with `read` under set -e (line %u): the host writes its JSON without a trailing newline, so read returns 1 and the script exits 1 there",
+			rel, at.line, errexit);
 out:
 	pc_buf_release(&b);
 	free(where);

@@ -126,8 +126,8 @@ static char *entry_script(const struct keys *k, size_t off)
 	cJSON *v = NULL;
 	char *s = NULL;
 
-	if (end != (size_t)-1 && pc_serde_parse(k->text + off, end - off, &v,
-						NULL) == 0 &&
+	if (end != (size_t)-1 &&
+	    pc_serde_parse(k->text + off, end - off, &v, NULL) == 0 &&
 	    cJSON_IsString(pc_serde_get(v, "script")))
 		s = pc_xstrdup(pc_serde_get(v, "script")->valuestring);
 	cJSON_Delete(v);
@@ -182,52 +182,76 @@ static char *absent(const struct pc_serde_shape *sh, const char *f,
 	static const struct {
 		const char *type, *field, *text;
 	} defaults[] = {
-		{ "HookManifestEntry", "pass_args", "pass_args stays false, so the hook gets no args" },
-		{ "ToolManifestEntry", "description", "the model sees an empty description" },
-		{ "ToolManifestEntry", "parameters", "the model sees {\"type\":\"object\",\"properties\":{}}, a tool without parameters" },
+		{ "HookManifestEntry", "pass_args",
+		  "pass_args stays false, so the hook gets no args" },
+		{ "ToolManifestEntry", "description",
+		  "the model sees an empty description" },
+		{ "ToolManifestEntry", "parameters",
+		  "the model sees {\"type\":\"object\",\"properties\":{}}, a tool without parameters" },
 		{ "ToolManifestEntry", "kind", "kind stays \"destructive\"" },
-		{ "ToolManifestEntry", "timeout_ms", "the default 30000 ms applies" },
+		{ "ToolManifestEntry", "timeout_ms",
+		  "the default 30000 ms applies" },
 		{ "ToolManifestEntry", "override", "override stays false" },
-		{ "CommandManifestEntry", "description", "the description is empty" },
+		{ "CommandManifestEntry", "description",
+		  "the description is empty" },
 		{ "CommandManifestEntry", "mode", "the mode is inferred" },
-		{ "CommandManifestEntry", "timeout_ms", "the default 30000 ms applies" },
-		{ "MemoryProviderManifestEntry", "timeout_ms", "the default 30000 ms applies" },
-		{ "OauthManifestEntry", "label", "the label is the provider_id" },
+		{ "CommandManifestEntry", "timeout_ms",
+		  "the default 30000 ms applies" },
+		{ "MemoryProviderManifestEntry", "timeout_ms",
+		  "the default 30000 ms applies" },
+		{ "OauthManifestEntry", "label",
+		  "the label is the provider_id" },
 		{ "OauthManifestEntry", "kind", "kind stays \"openai\"" },
-		{ "OauthManifestEntry", "headers", "no extra headers are sent" },
-		{ "OauthManifestEntry", "token_path", "the token file is <provider_id>.json" },
-		{ "OauthManifestEntry", "detect_path", "no detect file is looked at" },
-		{ "OauthManifestEntry", "login_timeout_ms", "the default 120000 ms applies" },
-		{ "OauthManifestEntry", "token_timeout_ms", "the default 30000 ms applies" },
-		{ "OauthManifestEntry", "env_passthrough", "no variable is passed to the OAuth scripts" },
-		{ "PluginManifest", "protocol_version", "protocol version 1 applies" },
-		{ "PluginManifest", "capabilities", "the capabilities are inferred" },
+		{ "OauthManifestEntry", "headers",
+		  "no extra headers are sent" },
+		{ "OauthManifestEntry", "token_path",
+		  "the token file is <provider_id>.json" },
+		{ "OauthManifestEntry", "detect_path",
+		  "no detect file is looked at" },
+		{ "OauthManifestEntry", "login_timeout_ms",
+		  "the default 120000 ms applies" },
+		{ "OauthManifestEntry", "token_timeout_ms",
+		  "the default 30000 ms applies" },
+		{ "OauthManifestEntry", "env_passthrough",
+		  "no variable is passed to the OAuth scripts" },
+		{ "PluginManifest", "protocol_version",
+		  "protocol version 1 applies" },
+		{ "PluginManifest", "capabilities",
+		  "the capabilities are inferred" },
 		{ "PluginManifest", "description", "the description is empty" },
 		{ "PluginManifest", "hooks", "the plugin registers no hooks" },
 		{ "PluginManifest", "tools", "the plugin registers no tools" },
 		{ "PluginManifest", "disable_tools", "no tool is disabled" },
-		{ "PluginManifest", "system_prompt", "no system prompt is injected" },
-		{ "PluginManifest", "oauth", "the plugin has no OAuth provider" },
-		{ "PluginManifest", "memory_provider", "the plugin has no memory provider" },
-		{ "PluginManifest", "commands", "the plugin registers no commands" },
+		{ "PluginManifest", "system_prompt",
+		  "no system prompt is injected" },
+		{ "PluginManifest", "oauth",
+		  "the plugin has no OAuth provider" },
+		{ "PluginManifest", "memory_provider",
+		  "the plugin has no memory provider" },
+		{ "PluginManifest", "commands",
+		  "the plugin registers no commands" },
 	};
 
-	if (!strcmp(sh->name, "HookManifestEntry") && !strcmp(f, "timeout_ms")) {
+	if (!strcmp(sh->name, "HookManifestEntry") &&
+	    !strcmp(f, "timeout_ms")) {
 		const char *point = path[0] && path[1] ? path[1] : "";
 		int p = pc_hook_point_parse(point);
 
 		if (p < 0)
-			return pc_xstrdup("the hook point's default timeout applies");
-		return pc_xasprintf("the default %llu ms of %s applies",
-				    (unsigned long long)pc_hook_default_timeout_ms(
-					    (enum pc_hook_point)p),
-				    point);
+			return pc_xstrdup(
+				"the hook point's default timeout applies");
+		return pc_xasprintf(
+			"the default %llu ms of %s applies",
+			(unsigned long long)pc_hook_default_timeout_ms(
+				(enum pc_hook_point)p),
+			point);
 	}
 	for (size_t i = 0; i < sizeof(defaults) / sizeof(*defaults); i++)
 		if (!strcmp(defaults[i].type, sh->name) &&
 		    !strcmp(defaults[i].field, f))
 			return pc_xstrdup(defaults[i].text);
-	if (!strncmp(f, "login_script", 12) || !strncmp(f, "complete_script", 15) ||
+	if (!strncmp(f, "login_script", 12) ||
+	    !strncmp(f, "complete_script", 15) ||
 	    !strncmp(f, "token_script", 12))
 		return pc_xstrdup("the shared \"script\" serves that action");
 	return pc_xasprintf("\"%s\" is missing", f);
@@ -239,7 +263,8 @@ static const char *meaningful(const struct pc_serde_shape *sh, const char *key)
 	static const char *const switches[] = { "enabled", "enable", "disabled",
 						"disable", "active" };
 	static const char *const matchers[] = { "matcher", "matchers", "filter",
-						"tools", "tool", "when", "if" };
+						"tools",   "tool",     "when",
+						"if" };
 
 	for (size_t i = 0; i < sizeof(switches) / sizeof(*switches); i++)
 		if (!strcmp(key, switches[i]))
@@ -304,18 +329,21 @@ static void ignored(struct keys *k, const char *const *path,
 		if (real < n) {
 			char *v = value_text(k, m[real].value_off);
 
-			what = pc_xasprintf("the host reads \"%s\" (%s) instead", near, v);
+			what = pc_xasprintf(
+				"the host reads \"%s\" (%s) instead", near, v);
 			free(v);
 		} else {
 			what = near ? absent(sh, near, path) : pc_xstrdup(why);
 		}
 		written = value_text(k, m[j].value_off);
 		if (near)
-			msg = pc_xasprintf("%s: the host ignores \"%s\" (set to %s; unknown keys are ignored): it is not \"%s\", so %s",
-					   where, m[j].key, written, near, what);
+			msg = pc_xasprintf(
+				"%s: the host ignores \"%s\" (set to %s; unknown keys are ignored): it is not \"%s\", so %s",
+				where, m[j].key, written, near, what);
 		else
-			msg = pc_xasprintf("%s: the host ignores \"%s\" (set to %s): %s",
-					   where, m[j].key, written, what);
+			msg = pc_xasprintf(
+				"%s: the host ignores \"%s\" (set to %s): %s",
+				where, m[j].key, written, what);
 		free(written);
 		hit(k, m[j].key_off, "PC-MAN-011", msg);
 		free(what);
@@ -354,7 +382,8 @@ void pc__lint_manifest_keys(struct pc_lint *l)
 	k.n = l->text_len;
 	if (k.n >= 3 && !memcmp(k.text, "\xef\xbb\xbf", 3))
 		hit(&k, 0, "PC-MAN-012",
-		    pc_xstrdup("plugin.json starts with a UTF-8 byte order mark (bytes EF BB BF): the host's JSON parser refuses it (\"expected value at line 1 column 1\") and rejects the plugin"));
+		    pc_xstrdup(
+			    "plugin.json starts with a UTF-8 byte order mark (bytes EF BB BF): the host's JSON parser refuses it (\"expected value at line 1 column 1\") and rejects the plugin"));
 	pc_json_doc_walk(l->doc, object, &k);
 	if (k.nv)
 		qsort(k.v, k.nv, sizeof(*k.v), by_offset);

@@ -18,7 +18,7 @@
 
 #define MAX_SCRIPT (1u << 20) /* script text read to place a finding */
 #define MAX_PROBED 4	      /* files a cwd-dependent script is probed with */
-#define QUOTED 60	      /* bytes of printed text quoted */
+#define QUOTED	   60	      /* bytes of printed text quoted */
 
 void pc__suite_place(struct pc_finding *f, const char *file, struct pc_loc at)
 {
@@ -109,7 +109,8 @@ static char *quote(const char *p, size_t n)
 		else if (c == '"' || c == '\\')
 			pc_buf_addf(&b, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f ||
-			 (c >= 0x80 && pc_cause_bad_utf8(p + i, n - i, NULL) == 0))
+			 (c >= 0x80 &&
+			  pc_cause_bad_utf8(p + i, n - i, NULL) == 0))
 			pc_buf_addf(&b, "\\x%02x", c);
 		else
 			pc_buf_add(&b, p + i, 1);
@@ -151,9 +152,10 @@ static enum pc_outcome outcome_of(const struct pc_fire *f, bool *json)
 static void bom_finding(struct pc__suite *s, size_t c, const char *where,
 			const char *script, size_t at, bool json)
 {
-	static const char *const writers[] = { "utf-8-sig", "\\ufeff",
-					       "\\uFEFF", "\\xef\\xbb\\xbf",
-					       "\\357\\273\\277", NULL };
+	static const char *const writers[] = {
+		"utf-8-sig",	   "\\ufeff",	      "\\uFEFF",
+		"\\xef\\xbb\\xbf", "\\357\\273\\277", NULL
+	};
 	struct pc_finding *f = pc__suite_find(
 		s, c, "PC-OUT-001", where,
 		"stdout starts with a UTF-8 byte order mark (EF BB BF at byte %zu): %s",
@@ -162,7 +164,8 @@ static void bom_finding(struct pc__suite *s, size_t c, const char *where,
 		     : "the host does not strip it, so the answer is not JSON to it and the model gets the raw text, BOM included");
 
 	if (script)
-		pc__suite_place(f, pc__suite_rel(s, script), find_any(script, writers));
+		pc__suite_place(f, pc__suite_rel(s, script),
+				find_any(script, writers));
 }
 
 /* How many of the first `n` bytes of `s` are blanks, from the start. */
@@ -205,7 +208,8 @@ static void latin1_finding(struct pc__suite *s, size_t c, const char *where,
 			bad, (unsigned char)out->data[bad], ctx,
 			cp ? "; as Latin-1 it is '" : "", meant, cp ? "'" : "");
 	if (script && strlen(needle) == bad - from + 1)
-		pc__suite_place(f, pc__suite_rel(s, script), find_any(script, needles));
+		pc__suite_place(f, pc__suite_rel(s, script),
+				find_any(script, needles));
 	free(ctx);
 	free(needle);
 }
@@ -298,7 +302,8 @@ static bool tool_hook(int point)
 /* Where in the script the answer names `key` ("key", \"key\", 'key'). */
 static struct pc_loc key_line(const char *script, const char *key)
 {
-	char *a = pc_xasprintf("\"%s\"", key), *b = pc_xasprintf("\\\"%s\\\"", key);
+	char *a = pc_xasprintf("\"%s\"", key),
+	     *b = pc_xasprintf("\\\"%s\\\"", key);
 	char *c = pc_xasprintf("'%s'", key);
 	const char *needles[] = { a, b, c, NULL };
 	struct pc_loc at = find_any(script, needles);
@@ -386,7 +391,8 @@ static void approved(struct pc__suite *s, size_t c,
 		s, c, "PC-HOOK-022", h->where,
 		"modify changes \"%s\" of the %s call from %s to %s after the user approved it: the host asks for approval of a destructive call before the pre hooks run, so what runs is not what was approved",
 		key, h->tool, was, now);
-	pc__suite_place(f, pc__suite_rel(s, h->script), key_line(h->script, key));
+	pc__suite_place(f, pc__suite_rel(s, h->script),
+			key_line(h->script, key));
 	free(was);
 	free(now);
 }
@@ -414,7 +420,8 @@ static void modify_checks(struct pc__suite *s, size_t c,
 			s, c, "PC-HOOK-020", h->where,
 			"modify sets %s, which %s has no parameter for (its parameters: %s): the host adds %s to the call's arguments and the tool ignores %s, so the change has no effect",
 			list, h->tool, *have ? have : "none",
-			unknown.nr > 1 ? "them" : "it", unknown.nr > 1 ? "them" : "it");
+			unknown.nr > 1 ? "them" : "it",
+			unknown.nr > 1 ? "them" : "it");
 		pc__suite_place(f, pc__suite_rel(s, h->script),
 				key_line(h->script, unknown.v[0]));
 		free(list);
@@ -475,10 +482,12 @@ void pc__suite_hook_causes(struct pc__suite *s, size_t c,
 			s, c, "PC-HOOK-023", h->where,
 			"'%s' answered reason \"%s\": the host discards it at this point%s",
 			n, reason->valuestring,
-			h->point == PC_HOOK_PRE_INPUT ? " when the input is allowed"
-						      : "; notify, when given, is shown as an info line");
+			h->point == PC_HOOK_PRE_INPUT
+				? " when the input is allowed"
+				: "; notify, when given, is shown as an info line");
 
-		pc__suite_place(f, pc__suite_rel(s, h->script), find_any(h->script, needles));
+		pc__suite_place(f, pc__suite_rel(s, h->script),
+				find_any(h->script, needles));
 	}
 	if (tool_hook(h->point) && r->allow && cJSON_IsObject(modify) &&
 	    modify->child)
@@ -523,9 +532,11 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 	struct pc_finding *f;
 
 	if (text)
-		nf = pc_cause_relative_files(text, n, dir, pc__suite_rel(s, script),
-					     files, MAX_PROBED);
-	for (size_t k = 0; k < nf && hit == MAX_PROBED && !pc__suite_stopped(s); k++) {
+		nf = pc_cause_relative_files(text, n, dir,
+					     pc__suite_rel(s, script), files,
+					     MAX_PROBED);
+	for (size_t k = 0; k < nf && hit == MAX_PROBED && !pc__suite_stopped(s);
+	     k++) {
 		struct pc_fire probe = PC_FIRE_INIT;
 		char *cwd = probe_dir(s, dir, files[k].name, k);
 
@@ -542,8 +553,8 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 		f = pc__suite_find(
 			s, c, "PC-ENV-003", where,
 			"reads '%s' (%s line %u) relative to its working directory: %s; with only that file in its working directory it answers as in the plugin directory. The host never sets the working directory (R5.4): resolve it from the script's own path",
-			files[hit].name, pc__suite_rel(s, script), files[hit].at.line,
-			contrast);
+			files[hit].name, pc__suite_rel(s, script),
+			files[hit].at.line, contrast);
 		pc__suite_place(f, pc__suite_rel(s, script), files[hit].at);
 	} else {
 		f = pc__suite_find(
@@ -552,7 +563,8 @@ void pc__suite_cwd_found(struct pc__suite *s, size_t c, const char *where,
 			contrast, nf ? "; it names " : "",
 			nf ? files[0].name : "");
 		if (nf && script)
-			pc__suite_place(f, pc__suite_rel(s, script), files[0].at);
+			pc__suite_place(f, pc__suite_rel(s, script),
+					files[0].at);
 	}
 	pc_cause_files_release(files, nf);
 	free(text);

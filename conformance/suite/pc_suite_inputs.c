@@ -13,11 +13,12 @@
 #include "pc_suite_impl.h"
 #include "pc_xalloc.h"
 
-#define MAX_TOOL_INPUTS 8  /* firings per tool */
+#define MAX_TOOL_INPUTS	  8 /* firings per tool */
 #define MAX_STRING_PARAMS 3
-#define MAX_TOOL_HOOKS 3   /* plugin tools pre_tool is fired for */
-#define SLOW_MS 2000	   /* a firing this slow ends the corpus: a hook
-			      near its timeout would cost it 8 times */
+#define MAX_TOOL_HOOKS	  3 /* plugin tools pre_tool is fired for */
+#define SLOW_MS                                            \
+	2000 /* a firing this slow ends the corpus: a hook \
+		near its timeout would cost it 8 times */
 
 /* The args of a tool call a bash-like hook sees. */
 static const char *const commands[] = {
@@ -61,8 +62,8 @@ static const char *const texts[] = {
 
 /* Strings a tool's string parameter may well get. */
 static const char *const strings[] = {
-	"it's \"quoted\"", "two words; and more", "", "line one\nline two",
-	"$HOME `id` $(date)", "a\\b",
+	"it's \"quoted\"",    "two words; and more", "",
+	"line one\nline two", "$HOME `id` $(date)",  "a\\b",
 };
 
 static const char *const *corpus(int point)
@@ -113,14 +114,18 @@ struct failures {
 	struct pc_fire f[MAX_TOOL_INPUTS + 2];
 };
 
-#define FAILURES_INIT { .list = PC_BUF_INIT(PC_BUF_NOCAP) }
+#define FAILURES_INIT                             \
+	{                                         \
+		.list = PC_BUF_INIT(PC_BUF_NOCAP) \
+	}
 
 /* Firing `f` failed on `input` as case `c`: keep both (f moved). */
 static void failed(struct failures *fl, size_t c, const char *input,
 		   const char *why, struct pc_fire *f)
 {
 	if (fl->n < 4)
-		pc_buf_addf(&fl->list, "%s%s: %s", fl->n ? "; " : "", input, why);
+		pc_buf_addf(&fl->list, "%s%s: %s", fl->n ? "; " : "", input,
+			    why);
 	fl->c[fl->n] = c;
 	fl->f[fl->n] = *f;
 	*f = (struct pc_fire)PC_FIRE_INIT;
@@ -137,7 +142,8 @@ static struct pc_loc crash_line(const struct failures *fl, const char *script)
 		const struct pc_buf *err = &fl->f[i].x.proc.err;
 
 		if (err->len)
-			at.line = pc_cause_stderr_line(err->data, err->len, script);
+			at.line = pc_cause_stderr_line(err->data, err->len,
+						       script);
 	}
 	return at;
 }
@@ -151,8 +157,10 @@ static void report(struct pc__suite *s, struct failures *fl, const char *id,
 		pc__suite_place(
 			pc__suite_find(s, fl->c[0], id, where,
 				       "%s on %zu of %zu %s: %s%s",
-				       !strcmp(id, "PC-TOOL-023") ? "crashes" : "fails",
-				       fl->n, fl->tried, what, pc_buf_cstr(&fl->list),
+				       !strcmp(id, "PC-TOOL-023") ? "crashes"
+								  : "fails",
+				       fl->n, fl->tried, what,
+				       pc_buf_cstr(&fl->list),
 				       fl->n > 4 ? "; ..." : ""),
 			pc__suite_rel(s, script), crash_line(fl, script));
 	for (size_t i = 0; i < fl->n; i++) {
@@ -204,7 +212,8 @@ static size_t string_params(const cJSON *params, const cJSON *valid,
 	const cJSON *e;
 	size_t n = 0;
 
-	cJSON_ArrayForEach(e, pc_serde_get(params, "properties")) {
+	cJSON_ArrayForEach(e, pc_serde_get(params, "properties"))
+	{
 		const cJSON *t = pc_serde_get(e, "type");
 
 		if (n < MAX_STRING_PARAMS && cJSON_IsString(t) &&
@@ -265,8 +274,8 @@ void pc__suite_tool_inputs(struct pc__suite *s, const struct pc_fire_point *pt,
 
 void pc__suite_tool_hooks(struct pc__suite *s, const struct pc_fire_point *pt)
 {
-	for (size_t i = 0; i < s->p->ntools && i < MAX_TOOL_HOOKS &&
-			   !pc__suite_stopped(s);
+	for (size_t i = 0;
+	     i < s->p->ntools && i < MAX_TOOL_HOOKS && !pc__suite_stopped(s);
 	     i++) {
 		const struct pc_tool_cfg *t = &s->p->tools[i];
 		cJSON *args = pc_schema_valid_args(t->parameters, true);

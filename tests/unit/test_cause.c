@@ -98,11 +98,14 @@ static void embedded_json(void **state)
 
 static void code_lines(void **state)
 {
-	const char *py = "#!/usr/bin/env python3\n# reads rules.json\n  // rules.json\nopen('rules.json')\n";
+	const char *py =
+		"#!/usr/bin/env python3\n# reads rules.json\n  // rules.json\nopen('rules.json')\n";
 
 	(void)state;
-	assert_int_equal(pc_cause_code_line(py, strlen(py), "rules.json").line, 4);
-	assert_int_equal(pc_cause_code_line(py, strlen(py), "rules.json").column, 7);
+	assert_int_equal(pc_cause_code_line(py, strlen(py), "rules.json").line,
+			 4);
+	assert_int_equal(
+		pc_cause_code_line(py, strlen(py), "rules.json").column, 7);
 	assert_int_equal(pc_cause_code_line(py, strlen(py), "nope").line, 0);
 	assert_int_equal(pc_cause_code_line(py, strlen(py), "").line, 0);
 	/* the last line without a newline */
@@ -111,17 +114,21 @@ static void code_lines(void **state)
 
 static void printed_line(void **state)
 {
-	const char *sh = "#!/bin/sh\ncat >/dev/null\necho \"loading rules from the cache...\"\nprintf 'indexing %d%%\\r' \"$p\"\necho '{}'\n";
+	const char *sh =
+		"#!/bin/sh\ncat >/dev/null\necho \"loading rules from the cache...\"\nprintf 'indexing %d%%\\r' \"$p\"\necho '{}'\n";
 	struct pc_loc at;
 
 	(void)state;
-	at = pc_cause_printed_line(sh, strlen(sh), "loading rules from the cache...\n", 32);
+	at = pc_cause_printed_line(sh, strlen(sh),
+				   "loading rules from the cache...\n", 32);
 	assert_int_equal(at.line, 3);
 	assert_int_equal(at.column, 7);
 	/* a printf format: the words before the number */
-	at = pc_cause_printed_line(sh, strlen(sh), "indexing 25%\rindexing 50%", 25);
+	at = pc_cause_printed_line(sh, strlen(sh), "indexing 25%\rindexing 50%",
+				   25);
 	assert_int_equal(at.line, 4);
-	at = pc_cause_printed_line(sh, strlen(sh), "  \nsomething else entirely", 25);
+	at = pc_cause_printed_line(sh, strlen(sh),
+				   "  \nsomething else entirely", 25);
 	assert_int_equal(at.line, 0);
 	at = pc_cause_printed_line(sh, strlen(sh), "abc", 3);
 	assert_int_equal(at.line, 0);
@@ -131,18 +138,21 @@ static void stderr_lines(void **state)
 {
 	const char *sh = "/p/h.sh: line 7: syntax error\n";
 	const char *ev = "/p/h.sh: eval: line 12: unexpected EOF\n";
-	const char *py = "Traceback (most recent call last):\n"
-			 "  File \"/p/h.py\", line 9, in <module>\n    main()\n"
-			 "  File \"/p/h.py\", line 4, in main\n    x = d['k']\n"
-			 "  File \"/usr/lib/python3/json.py\", line 99\nKeyError: 'k'\n";
+	const char *py =
+		"Traceback (most recent call last):\n"
+		"  File \"/p/h.py\", line 9, in <module>\n    main()\n"
+		"  File \"/p/h.py\", line 4, in main\n    x = d['k']\n"
+		"  File \"/usr/lib/python3/json.py\", line 99\nKeyError: 'k'\n";
 	const char *node = "/p/h.js:31\n  throw e;\n";
 
 	(void)state;
 	assert_int_equal(pc_cause_stderr_line(sh, strlen(sh), "/p/h.sh"), 7);
 	assert_int_equal(pc_cause_stderr_line(ev, strlen(ev), "/p/h.sh"), 12);
 	assert_int_equal(pc_cause_stderr_line(py, strlen(py), "/p/h.py"), 4);
-	assert_int_equal(pc_cause_stderr_line(node, strlen(node), "/p/h.js"), 31);
-	assert_int_equal(pc_cause_stderr_line(sh, strlen(sh), "/p/other.sh"), 0);
+	assert_int_equal(pc_cause_stderr_line(node, strlen(node), "/p/h.js"),
+			 31);
+	assert_int_equal(pc_cause_stderr_line(sh, strlen(sh), "/p/other.sh"),
+			 0);
 	assert_int_equal(pc_cause_stderr_line("", 0, "/p/h.sh"), 0);
 	assert_int_equal(pc_cause_stderr_line(sh, 9, "/p/h.sh"), 0);
 }
@@ -182,8 +192,8 @@ static enum pc_cause_read rd(const char *s, bool flags, unsigned *line,
 			     unsigned *errexit)
 {
 	struct pc_loc at = { 0, 0 };
-	enum pc_cause_read r = pc_cause_shell_read(s, strlen(s), flags, &at,
-						   errexit);
+	enum pc_cause_read r =
+		pc_cause_shell_read(s, strlen(s), flags, &at, errexit);
 
 	*line = at.line;
 	return r;
@@ -194,50 +204,62 @@ static void shell_reads(void **state)
 	unsigned line, e;
 
 	(void)state;
-	assert_int_equal(rd("#!/bin/sh\nset -eu\nread -r input\n", false, &line, &e),
-			 PC_CAUSE_READ_ERREXIT);
+	assert_int_equal(
+		rd("#!/bin/sh\nset -eu\nread -r input\n", false, &line, &e),
+		PC_CAUSE_READ_ERREXIT);
 	assert_int_equal(line, 3);
 	assert_int_equal(e, 2);
-	assert_int_equal(rd("set -o errexit\n  IFS= read -r x\n", false, &line, &e),
-			 PC_CAUSE_READ_ERREXIT);
+	assert_int_equal(
+		rd("set -o errexit\n  IFS= read -r x\n", false, &line, &e),
+		PC_CAUSE_READ_ERREXIT);
 	assert_int_equal(line, 2);
-	assert_int_equal(rd("while read line; do\n  echo \"$line\"\ndone\n", false,
-			    &line, &e),
+	assert_int_equal(rd("while read line; do\n  echo \"$line\"\ndone\n",
+			    false, &line, &e),
 			 PC_CAUSE_READ_LOOP);
 	assert_int_equal(line, 1);
 	assert_int_equal(e, 0);
-	assert_int_equal(rd("cat | while IFS= read -r l; do :; done\n", false, &line, &e),
+	assert_int_equal(rd("cat | while IFS= read -r l; do :; done\n", false,
+			    &line, &e),
 			 PC_CAUSE_READ_LOOP);
 	assert_int_equal(rd("read -r x || exit 1\n", false, &line, &e),
 			 PC_CAUSE_READ_TEST);
-	assert_int_equal(rd("if ! read -r x; then exit 2; fi\n", false, &line, &e),
-			 PC_CAUSE_READ_TEST);
+	assert_int_equal(
+		rd("if ! read -r x; then exit 2; fi\n", false, &line, &e),
+		PC_CAUSE_READ_TEST);
 	assert_int_equal(rd("#!/bin/sh -e\nread x\n", true, &line, &e),
 			 PC_CAUSE_READ_ERREXIT);
 	assert_int_equal(e, 1);
 	/* the fixes and the reads of something else */
 	assert_int_equal(rd("#!/bin/sh -e\nread x\n", false, &line, &e),
 			 PC_CAUSE_READ_NONE); /* bash SCRIPT ignores #! flags */
-	assert_int_equal(rd("set -e\nread -r x || [ -n \"$x\" ]\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("while read l || [ -n \"$l\" ]; do :; done\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("read x || true\n", false, &line, &e), PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("set -e\nread -r x < conf.txt\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("set -e\nread -r x <<< \"$in\"\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("while read l; do :; done < list.txt\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("set -e\necho \"$in\" | read x\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("set -e\nread -u 3 x\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE);
-	assert_int_equal(rd("read -r x\necho \"$x\"\n", false, &line, &e),
-			 PC_CAUSE_READ_NONE); /* no set -e: read's status unused */
-	assert_int_equal(rd("set -e\n# read x\necho already read it\nreadonly R=1\n",
+	assert_int_equal(
+		rd("set -e\nread -r x || [ -n \"$x\" ]\n", false, &line, &e),
+		PC_CAUSE_READ_NONE);
+	assert_int_equal(rd("while read l || [ -n \"$l\" ]; do :; done\n",
 			    false, &line, &e),
 			 PC_CAUSE_READ_NONE);
+	assert_int_equal(rd("read x || true\n", false, &line, &e),
+			 PC_CAUSE_READ_NONE);
+	assert_int_equal(rd("set -e\nread -r x < conf.txt\n", false, &line, &e),
+			 PC_CAUSE_READ_NONE);
+	assert_int_equal(
+		rd("set -e\nread -r x <<< \"$in\"\n", false, &line, &e),
+		PC_CAUSE_READ_NONE);
+	assert_int_equal(
+		rd("while read l; do :; done < list.txt\n", false, &line, &e),
+		PC_CAUSE_READ_NONE);
+	assert_int_equal(
+		rd("set -e\necho \"$in\" | read x\n", false, &line, &e),
+		PC_CAUSE_READ_NONE);
+	assert_int_equal(rd("set -e\nread -u 3 x\n", false, &line, &e),
+			 PC_CAUSE_READ_NONE);
+	assert_int_equal(
+		rd("read -r x\necho \"$x\"\n", false, &line, &e),
+		PC_CAUSE_READ_NONE); /* no set -e: read's status unused */
+	assert_int_equal(
+		rd("set -e\n# read x\necho already read it\nreadonly R=1\n",
+		   false, &line, &e),
+		PC_CAUSE_READ_NONE);
 	assert_int_equal(rd("set +e\ninput=$(cat)\n", false, &line, &e),
 			 PC_CAUSE_READ_NONE);
 }
@@ -264,25 +286,28 @@ static void shell_read_bounds(void **state)
 	assert_int_equal(pc_cause_shell_read("set -e\nx\0read y\n", 16, false,
 					     &at, NULL),
 			 PC_CAUSE_READ_NONE);
-	assert_int_equal(pc_cause_shell_read("set -e\nx;read y\n", 16, false,
-					     &at, NULL),
-			 PC_CAUSE_READ_ERREXIT);
+	assert_int_equal(
+		pc_cause_shell_read("set -e\nx;read y\n", 16, false, &at, NULL),
+		PC_CAUSE_READ_ERREXIT);
 	assert_int_equal(at.line, 2);
 }
 
 static void relative_files(void **state)
 {
 	char *dir = pc_fs_mkdtemp("cause");
-	char *f1 = pc_fs_join(dir, "rules.json"), *f2 = pc_fs_join(dir, "lib/common.sh");
+	char *f1 = pc_fs_join(dir, "rules.json"),
+	     *f2 = pc_fs_join(dir, "lib/common.sh");
 	const char *text =
 		"#!/bin/sh\n"
-		"grep -q deny ./rules.json\n"		/* 2: found */
-		". lib/common.sh\n"			/* 3: found */
-		"cat \"$DIR/rules.json\" /etc/rules.json\n" /* resolved, absolute */
-		"curl https://x.example/rules.json\n"	/* a URL */
+		"grep -q deny ./rules.json\n"		    /* 2: found */
+		". lib/common.sh\n"			    /* 3: found */
+		"cat \"$DIR/rules.json\" /etc/rules.json\n" /* resolved,
+							       absolute */
+		"curl https://x.example/rules.json\n"	    /* a URL */
 		"echo hooks/self.sh missing.txt rules.json\n"
 		"# see lib/common.sh\n"
-		"cat ../cause/rules.json lib/../rules.json .\n";	/* never outside */
+		"cat ../cause/rules.json lib/../rules.json .\n"; /* never
+								    outside */
 	struct pc_cause_file out[4];
 	size_t n;
 
@@ -297,9 +322,9 @@ static void relative_files(void **state)
 	assert_string_equal(out[1].name, "lib/common.sh");
 	assert_int_equal(out[1].at.line, 3);
 	pc_cause_files_release(out, n);
-	assert_int_equal(pc_cause_relative_files(text, strlen(text), dir, NULL,
-						 out, 1),
-			 1);
+	assert_int_equal(
+		pc_cause_relative_files(text, strlen(text), dir, NULL, out, 1),
+		1);
 	pc_cause_files_release(out, 1);
 	pc_fs_rm_rf(dir);
 	free(f1);
@@ -313,20 +338,26 @@ static void near_keys(void **state)
 {
 	const char *hook[] = { "script", "timeout_ms", "pass_args" };
 	const char *tool[] = { "name", "description", "parameters", "script",
-			       "kind", "timeout_ms", "override" };
+			       "kind", "timeout_ms",  "override" };
 	const char *top[] = { "name", "version", "hooks", "tools", "commands" };
 
 	(void)state;
-	assert_string_equal(pc_cause_near_key("timeout", hook, 3), "timeout_ms");
-	assert_string_equal(pc_cause_near_key("timeoutMs", hook, 3), "timeout_ms");
-	assert_string_equal(pc_cause_near_key("timeout_seconds", hook, 3), "timeout_ms");
-	assert_string_equal(pc_cause_near_key("pass-args", hook, 3), "pass_args");
+	assert_string_equal(pc_cause_near_key("timeout", hook, 3),
+			    "timeout_ms");
+	assert_string_equal(pc_cause_near_key("timeoutMs", hook, 3),
+			    "timeout_ms");
+	assert_string_equal(pc_cause_near_key("timeout_seconds", hook, 3),
+			    "timeout_ms");
+	assert_string_equal(pc_cause_near_key("pass-args", hook, 3),
+			    "pass_args");
 	assert_string_equal(pc_cause_near_key("scirpt", hook, 3), "script");
 	assert_string_equal(pc_cause_near_key("command", hook, 3), "script");
 	assert_string_equal(pc_cause_near_key("args", hook, 3), "pass_args");
 	assert_string_equal(pc_cause_near_key("args", tool, 7), "parameters");
-	assert_string_equal(pc_cause_near_key("paramaters", tool, 7), "parameters");
-	assert_string_equal(pc_cause_near_key("input_schema", tool, 7), "parameters");
+	assert_string_equal(pc_cause_near_key("paramaters", tool, 7),
+			    "parameters");
+	assert_string_equal(pc_cause_near_key("input_schema", tool, 7),
+			    "parameters");
 	assert_string_equal(pc_cause_near_key("read_only", tool, 7), "kind");
 	assert_string_equal(pc_cause_near_key("desc", tool, 7), "description");
 	assert_string_equal(pc_cause_near_key("hook", top, 5), "hooks");
@@ -352,7 +383,8 @@ static char *repeat(char c, size_t n)
 
 static void tool_names(void **state)
 {
-	char *m, *n63 = repeat('a', 63), *n64 = repeat('a', 64), *n65 = repeat('a', 65);
+	char *m, *n63 = repeat('a', 63), *n64 = repeat('a', 64),
+		 *n65 = repeat('a', 65);
 
 	(void)state;
 	assert_null(pc_cause_tool_name("word_count-2"));
@@ -366,10 +398,13 @@ static void tool_names(void **state)
 	assert_non_null(strstr(m, "Gemini takes it"));
 	free(m);
 	m = pc_cause_tool_name("read file/x");
-	assert_non_null(strstr(m, "OpenAI, Anthropic and Gemini refuse ' ', '/'"));
+	assert_non_null(
+		strstr(m, "OpenAI, Anthropic and Gemini refuse ' ', '/'"));
 	free(m);
 	m = pc_cause_tool_name("2fast");
-	assert_string_equal(m, "Gemini refuses a name that does not start with a letter or '_'");
+	assert_string_equal(
+		m,
+		"Gemini refuses a name that does not start with a letter or '_'");
 	free(m);
 	m = pc_cause_tool_name("caf\xc3\xa9");
 	assert_non_null(strstr(m, "\\xc3, \\xa9"));
@@ -379,10 +414,9 @@ static void tool_names(void **state)
 	free(n65);
 }
 
-static size_t problems(size_t (*fn)(const cJSON *, struct pc_strvec *,
-				    struct pc_strvec *),
-		       const char *schema, struct pc_strvec *msgs,
-		       struct pc_strvec *ptrs)
+static size_t
+problems(size_t (*fn)(const cJSON *, struct pc_strvec *, struct pc_strvec *),
+	 const char *schema, struct pc_strvec *msgs, struct pc_strvec *ptrs)
 {
 	cJSON *v = json(schema);
 	size_t n;
@@ -401,35 +435,43 @@ static void schema_refused(void **state)
 	char *k64 = repeat('k', 64), *k65 = repeat('k', 65), *s;
 
 	(void)state;
-	assert_int_equal(problems(pc_cause_schema_refused,
-				  "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\",\"items\":{}}}}",
-				  &m, &p),
-			 0);
+	assert_int_equal(
+		problems(
+			pc_cause_schema_refused,
+			"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\",\"items\":{}}}}",
+			&m, &p),
+		0);
 	assert_int_equal(problems(pc_cause_schema_refused,
 				  "{\"properties\":{\"a\":{}}}", &m, &p),
 			 1);
 	assert_string_equal(p.v[0], "");
 	assert_non_null(strstr(m.v[0], "(root): \"type\" is missing"));
-	assert_int_equal(problems(pc_cause_schema_refused,
-				  "{\"type\":\"object\",\"oneOf\":[{}],\"enum\":[1]}",
-				  &m, &p),
-			 2);
+	assert_int_equal(
+		problems(pc_cause_schema_refused,
+			 "{\"type\":\"object\",\"oneOf\":[{}],\"enum\":[1]}",
+			 &m, &p),
+		2);
 	assert_string_equal(p.v[0], "/oneOf");
 	assert_non_null(strstr(m.v[0], "OpenAI and Anthropic refuse it there"));
 	assert_string_equal(p.v[1], "/enum");
 	assert_non_null(strstr(m.v[1], "OpenAI refuses it there"));
-	assert_int_equal(problems(pc_cause_schema_refused,
-				  "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"properties\":{\"tags\":{\"type\":[\"array\",\"null\"]}}}}}",
-				  &m, &p),
-			 1);
+	assert_int_equal(
+		problems(
+			pc_cause_schema_refused,
+			"{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"properties\":{\"tags\":{\"type\":[\"array\",\"null\"]}}}}}",
+			&m, &p),
+		1);
 	assert_string_equal(p.v[0], "/properties/x/properties/tags");
 	assert_non_null(strstr(m.v[0], "array schema missing items"));
 	/* Anthropic's property names: 64 characters pass, 65 do not */
 	s = malloc(300);
-	snprintf(s, 300, "{\"type\":\"object\",\"properties\":{\"%s\":{},\"a b\":{}}}", k64);
+	snprintf(s, 300,
+		 "{\"type\":\"object\",\"properties\":{\"%s\":{},\"a b\":{}}}",
+		 k64);
 	assert_int_equal(problems(pc_cause_schema_refused, s, &m, &p), 1);
 	assert_string_equal(p.v[0], "/properties/a b");
-	snprintf(s, 300, "{\"type\":\"object\",\"properties\":{\"%s\":{}}}", k65);
+	snprintf(s, 300, "{\"type\":\"object\",\"properties\":{\"%s\":{}}}",
+		 k65);
 	assert_int_equal(problems(pc_cause_schema_refused, s, &m, &p), 1);
 	free(s);
 	free(k64);
@@ -443,24 +485,31 @@ static void schema_gemini(void **state)
 	struct pc_strvec m = PC_STRVEC_INIT, p = PC_STRVEC_INIT;
 
 	(void)state;
-	assert_int_equal(problems(pc_cause_schema_gemini,
-				  "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"enum\":[\"x\"],\"nullable\":true},\"b\":{\"anyOf\":[{\"type\":\"integer\",\"minimum\":1}]}},\"required\":[\"a\"]}",
-				  &m, &p),
-			 0);
+	assert_int_equal(
+		problems(
+			pc_cause_schema_gemini,
+			"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"enum\":[\"x\"],\"nullable\":true},\"b\":{\"anyOf\":[{\"type\":\"integer\",\"minimum\":1}]}},\"required\":[\"a\"]}",
+			&m, &p),
+		0);
 	/* the host's replacement for a non-object: empty properties at the
 	 * top level are fine */
 	assert_int_equal(problems(pc_cause_schema_gemini,
-				  "{\"type\":\"object\",\"properties\":{}}", &m, &p),
+				  "{\"type\":\"object\",\"properties\":{}}", &m,
+				  &p),
 			 0);
 	/* additionalProperties beside properties is let be */
-	assert_int_equal(problems(pc_cause_schema_gemini,
-				  "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"a\":{}}}",
-				  &m, &p),
-			 0);
-	assert_int_equal(problems(pc_cause_schema_gemini,
-				  "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"m\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"n\":{\"type\":[\"string\",\"null\"]},\"e\":{\"enum\":[1,2]},\"c\":{\"const\":\"x\"}}}",
-				  &m, &p),
-			 5);
+	assert_int_equal(
+		problems(
+			pc_cause_schema_gemini,
+			"{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"a\":{}}}",
+			&m, &p),
+		0);
+	assert_int_equal(
+		problems(
+			pc_cause_schema_gemini,
+			"{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"m\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"n\":{\"type\":[\"string\",\"null\"]},\"e\":{\"enum\":[1,2]},\"c\":{\"const\":\"x\"}}}",
+			&m, &p),
+		5);
 	/* the host keeps object keys sorted: c, e, m, n */
 	assert_string_equal(p.v[0], "/properties/c/const");
 	assert_string_equal(p.v[1], "/properties/e/enum");
@@ -471,10 +520,11 @@ static void schema_gemini(void **state)
 	assert_non_null(strstr(m.v[3], "should be non-empty for OBJECT type"));
 	assert_string_equal(p.v[4], "/properties/n/type");
 	/* at the top level without properties it is reported */
-	assert_int_equal(problems(pc_cause_schema_gemini,
-				  "{\"type\":\"object\",\"additionalProperties\":true}",
-				  &m, &p),
-			 1);
+	assert_int_equal(
+		problems(pc_cause_schema_gemini,
+			 "{\"type\":\"object\",\"additionalProperties\":true}",
+			 &m, &p),
+		1);
 	assert_string_equal(p.v[0], "/additionalProperties");
 	pc_strvec_release(&m);
 	pc_strvec_release(&p);
@@ -485,8 +535,10 @@ static void schema_gemini(void **state)
 static void modify(void **state)
 {
 	struct pc_strvec out = PC_STRVEC_INIT;
-	cJSON *mod = json("{\"command\":\"ls\",\"cwd\":\"/tmp\",\"opts\":{\"a\":1}}");
-	cJSON *args = json("{\"command\":\"ls\",\"opts\":{\"a\":1,\"b\":2,\"c\":3}}");
+	cJSON *mod = json(
+		"{\"command\":\"ls\",\"cwd\":\"/tmp\",\"opts\":{\"a\":1}}");
+	cJSON *args =
+		json("{\"command\":\"ls\",\"opts\":{\"a\":1,\"b\":2,\"c\":3}}");
 	cJSON *params = json("{\"properties\":{\"opts\":{}}}");
 	const char *const *bash = pc_cause_builtin_params("bash");
 
@@ -561,7 +613,8 @@ static void lint_locations(void **state)
 	lint_fixture("cause-ignored-keys", &l);
 	f = finding(&l.findings, "PC-MAN-011", 0);
 	assert_at(f, "plugin.json", 6, 47);
-	assert_non_null(strstr(f->message, "the default 5000 ms of pre_bash applies"));
+	assert_non_null(
+		strstr(f->message, "the default 5000 ms of pre_bash applies"));
 	assert_at(finding(&l.findings, "PC-MAN-011", 1), "plugin.json", 13, 7);
 	pc_lint_release(&l);
 
@@ -572,11 +625,13 @@ static void lint_locations(void **state)
 	pc_lint_release(&l);
 
 	lint_fixture("cause-crlf", &l);
-	assert_at(finding(&l.findings, "PC-SCRIPT-010", 0), "hooks/pre_bash.sh", 1, 12);
+	assert_at(finding(&l.findings, "PC-SCRIPT-010", 0), "hooks/pre_bash.sh",
+		  1, 12);
 	pc_lint_release(&l);
 
 	lint_fixture("cause-read-newline", &l);
-	assert_at(finding(&l.findings, "PC-IO-010", 0), "hooks/pre_bash.sh", 3, 1);
+	assert_at(finding(&l.findings, "PC-IO-010", 0), "hooks/pre_bash.sh", 3,
+		  1);
 	pc_lint_release(&l);
 
 	lint_fixture("cause-provider-names", &l);
@@ -585,24 +640,31 @@ static void lint_locations(void **state)
 	pc_lint_release(&l);
 
 	lint_fixture("cause-provider-schema", &l);
-	/* the first problem: the top level has no "type" (the parameters key) */
+	/* the first problem: the top level has no "type" (the parameters key)
+	 */
 	assert_at(finding(&l.findings, "PC-TOOL-021", 0), "plugin.json", 9, 7);
-	assert_at(finding(&l.findings, "PC-TOOL-022", 0), "plugin.json", 23, 41);
+	assert_at(finding(&l.findings, "PC-TOOL-022", 0), "plugin.json", 23,
+		  41);
 	pc_lint_release(&l);
 }
 
 static void lint_duplicate_field(void **state)
 {
-	char *dir = pc_fs_mkdtemp("cause"), *mf = pc_fs_join(dir, "plugin.json");
+	char *dir = pc_fs_mkdtemp("cause"),
+	     *mf = pc_fs_join(dir, "plugin.json");
 	struct pc_lint l = PC_LINT_INIT;
 
 	(void)state;
-	tu_write_file(mf, "{\n  \"name\": \"p\",\n  \"version\": \"1\",\n  \"name\": \"q\"\n}\n", 0644);
+	tu_write_file(
+		mf,
+		"{\n  \"name\": \"p\",\n  \"version\": \"1\",\n  \"name\": \"q\"\n}\n",
+		0644);
 	assert_int_equal(pc_lint_plugin(dir, NULL, NULL, &l), 0);
 	/* the host's error and place: the second "name" (serde names the
 	 * key's closing quote) */
-	assert_string_equal(l.host_error,
-			    "plugin.json parse error: duplicate field `name` at line 4 column 8");
+	assert_string_equal(
+		l.host_error,
+		"plugin.json parse error: duplicate field `name` at line 4 column 8");
 	assert_at(finding(&l.findings, "PC-LOAD-001", 0), "plugin.json", 4, 8);
 	pc_lint_release(&l);
 	pc_fs_rm_rf(dir);
@@ -616,8 +678,9 @@ static void check_fixture(const char *name, struct pc_report *r)
 	char *d = fixture(name);
 	char *home = pc_fs_mkdtemp("cause-home");
 	struct pc_manifest_env menv = { home, NULL };
-	struct pc_suite_opts o = { .path = d, .envp = environ, .repeat = 1,
-				   .menv = &menv };
+	struct pc_suite_opts o = {
+		.path = d, .envp = environ, .repeat = 1, .menv = &menv
+	};
 	struct pc_err err = PC_ERR_INIT;
 
 	assert_int_equal(pc_suite_run(&o, r, &err), 0);
@@ -649,8 +712,9 @@ static void check_locations(void **state)
 
 	check_fixture("cause-cwd", &r);
 	assert_at(reported(&r, "PC-ENV-003"), "hooks/pre_bash.sh", 5, 11);
-	assert_non_null(strstr(reported(&r, "PC-ENV-003")->message,
-			       "reads 'rules.json' (hooks/pre_bash.sh line 5)"));
+	assert_non_null(
+		strstr(reported(&r, "PC-ENV-003")->message,
+		       "reads 'rules.json' (hooks/pre_bash.sh line 5)"));
 	pc_report_release(&r);
 
 	/* a hook that crashes in the workspace: the cat of rules.json */
