@@ -342,8 +342,19 @@ static bool anthropic_key(const char *k)
 size_t pc_cause_schema_refused(const cJSON *params, struct pc_strvec *msgs,
 			       struct pc_strvec *ptrs)
 {
-	static const char *const both[] = { "oneOf", "anyOf", "allOf" };
-	static const char *const openai[] = { "enum", "not" };
+	/* the keywords refused at the top level, and by whom */
+	static const struct {
+		const char *key, *why;
+	} top[] = {
+		{ "oneOf",
+		  "OpenAI and Anthropic refuse it there (nest it under a property)" },
+		{ "anyOf",
+		  "OpenAI and Anthropic refuse it there (nest it under a property)" },
+		{ "allOf",
+		  "OpenAI and Anthropic refuse it there (nest it under a property)" },
+		{ "enum", "OpenAI refuses it there" },
+		{ "not", "OpenAI refuses it there" },
+	};
 	struct found f = { msgs, ptrs, msgs->nr };
 	const cJSON *t = pc_serde_get(params, "type"), *e;
 
@@ -357,22 +368,12 @@ size_t pc_cause_schema_refused(const cJSON *params, struct pc_strvec *msgs,
 			v);
 		free(v);
 	}
-	for (size_t k = 0; k < 3; k++)
-		if (pc_serde_get(params, both[k])) {
-			char *p = ptr_join("", both[k]);
+	for (size_t k = 0; k < sizeof(top) / sizeof(*top); k++)
+		if (pc_serde_get(params, top[k].key)) {
+			char *p = ptr_join("", top[k].key);
 
-			problem(msgs, ptrs, p,
-				"%s at the top level: OpenAI and Anthropic refuse it there (nest it under a property)",
-				both[k]);
-			free(p);
-		}
-	for (size_t k = 0; k < 2; k++)
-		if (pc_serde_get(params, openai[k])) {
-			char *p = ptr_join("", openai[k]);
-
-			problem(msgs, ptrs, p,
-				"%s at the top level: OpenAI refuses it there",
-				openai[k]);
+			problem(msgs, ptrs, p, "%s at the top level: %s",
+				top[k].key, top[k].why);
 			free(p);
 		}
 	cJSON_ArrayForEach(
