@@ -180,11 +180,15 @@ static void walk_bad_input(void **state)
 {
 	char out[4096] = "", deep[1100];
 	const char *bom = "\xef\xbb\xbf{\"a\":1}";
+	const char *cut = "{\"a\":{\"b\":1},\"c\"";
 
 	(void)state;
-	/* objects before the error were reported; then -1 */
-	assert_int_equal(pc_json_walk("{\"a\":{\"b\":1},\"c\"", 18, record, out),
-			 -1);
+	/* the complete objects before the error were reported, not the one
+	 * cut short; then -1 (its length, not past it: ASan checks) */
+	assert_int_equal(pc_json_walk(cut, strlen(cut), record, out), -1);
+	assert_true(!strncmp(out, "/a b@", 5));
+	assert_int_equal(strchr(out, '\n') - out + 1, (long)strlen(out));
+	out[0] = '\0';
 	assert_int_equal(pc_json_walk("{} x", 4, record, out), -1);
 	assert_int_equal(pc_json_walk("{\"k\":\"v", 7, record, out), -1);
 	assert_int_equal(pc_json_walk(bom, strlen(bom), record, out), 0);
