@@ -25,7 +25,9 @@ const char *const pc_lint_rules[] = {
 	"PC-CMD-001",	 "PC-CMD-002",	  "PC-SCRIPT-001", "PC-SCRIPT-002",
 	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-SCRIPT-006", "PC-SCRIPT-007", "PC-DOC-001",	   "PC-DOC-002",
 	"PC-IO-003",	 "PC-ENV-002",	  "PC-SUB-001",	   "PC-SUB-002",
-	"PC-OAUTH-011",
+	"PC-OAUTH-011",	 "PC-MAN-010",	  "PC-MAN-011",	   "PC-MAN-012",
+	"PC-TOOL-020",	 "PC-TOOL-021",	  "PC-TOOL-022",   "PC-SCRIPT-010",
+	"PC-IO-010",
 };
 const size_t pc_lint_nrules = sizeof(pc_lint_rules) / sizeof(*pc_lint_rules);
 
@@ -537,15 +539,18 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 	if (pc_manifest_load_report(dir, env, &l->plugin, &rep, &err) == 0 ||
 	    text)
 		l->doc = pc_json_doc_new(text ? text : "", text_len);
-	free(text);
+	l->text = text;
+	l->text_len = text_len;
 	if (!l->plugin) {
 		/* host_log ends with the R1.11 line, after any R1.12 ones */
 		unknown_hooks(l, &l->host_log);
 		load_error(l, &at);
 		pc_strvec_release(&at);
+		pc__lint_manifest_keys(l);
 		return 0;
 	}
 	pc_strvec_release(&at);
+	pc__lint_manifest_keys(l);
 	check_manifest(l);
 	check_hooks(l, path, &seen);
 	check_tools(l, path, &seen);
@@ -560,6 +565,8 @@ int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 	pc__lint_env_reads(l);
 	pc__lint_subagents(l);
 	pc__lint_oauth_token(l);
+	pc__lint_providers(l);
+	pc__lint_shell(l);
 	strset_free(&seen);
 	return 0;
 }
@@ -570,8 +577,11 @@ void pc_lint_release(struct pc_lint *l)
 	free(l->host_error);
 	pc_strvec_release(&l->host_log);
 	pc_findings_release(&l->findings);
+	free(l->text);
 	pc_json_doc_free(l->doc);
 	l->doc = NULL;
 	l->plugin = NULL;
 	l->host_error = NULL;
+	l->text = NULL;
+	l->text_len = 0;
 }

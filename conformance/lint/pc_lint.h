@@ -4,10 +4,15 @@
  * pc_lint_plugin() loads `dir` through the reference host
  * (pc_manifest_load) and then runs the author-level checks the host does
  * not make but users need (rules PC-MAN-*, PC-HOOK-*, PC-TOOL-*,
- * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*, PC-DOC-*, PC-IO-003, PC-ENV-002; see
- * conformance/rules/pc_rules.c). No script is run. `plugcheck lint` and
- * the static cases of `plugcheck check` are both these findings, so they
- * cannot disagree.
+ * PC-CMD-*, PC-SCRIPT-*, PC-CAP-*, PC-DOC-*, PC-SUB-*, PC-IO-003,
+ * PC-IO-010, PC-ENV-002, PC-OAUTH-011; see conformance/rules/pc_rules.c),
+ * among them the causes of issue 17 that need no script run
+ * (pc_cause.h): repeated and ignored keys, a BOM before plugin.json, tool
+ * names and parameters model providers refuse, CRLF shell scripts, reads
+ * of stdin that fail without a trailing newline. Findings carry the line
+ * and column of their cause in plugin.json or the script where one is
+ * known. No script is run. `plugcheck lint` and the static cases of
+ * `plugcheck check` are both these findings, so they cannot disagree.
  */
 #ifndef PC_LINT_H
 #define PC_LINT_H
@@ -26,9 +31,14 @@ struct pc_lint {
 					where one exists (pc_finding.h) */
 	struct pc_json_doc *doc;    /* plugin.json as the host read it,
 				       indexed (pc_locate.h), or NULL */
+	/* private: those bytes (NULL when the host could not read them),
+	 * for the causes in plugin.json's text (pc_lint_keys.c) */
+	char *text;
+	size_t text_len;
 };
 
-#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT, NULL }
+#define PC_LINT_INIT \
+	{ NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT, NULL, NULL, 0 }
 
 /* pc_lint_rules - the ids pc_lint_plugin may raise, in the order check
  * lists their static cases; pc_lint_nrules entries. */

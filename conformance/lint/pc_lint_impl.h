@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "pc_lint.h"
+#include "pc_locate.h"
 
 /* The notes about what each declared entry point will meet at run time
  * (PC-DOC-*, PC-HOOK-004/005, PC-IO-003, PC-TOOL-005), from the manifest
@@ -29,6 +30,11 @@ void pc__lint_oauth_token(struct pc_lint *l);
  * one. Nothing when plugin.json was not read. */
 void pc__lint_at(const struct pc_lint *l, struct pc_finding *f, bool key,
 		 const char *step, ...);
+/* pc__lint_loc - the line and column pc__lint_at gives: of the member
+ * the NULL-terminated `steps` reach (its key with `key`), or the nearest
+ * enclosing one; {0, 0} when plugin.json was not read. */
+struct pc_loc pc__lint_loc(const struct pc_lint *l, bool key,
+			   const char *const *steps);
 /* pc__lint_at_steps - pc__lint_at with the steps as a NULL-terminated
  * array. */
 void pc__lint_at_steps(const struct pc_lint *l, struct pc_finding *f,
@@ -44,4 +50,20 @@ const char *pc__lint_rel(const struct pc_lint *l, const char *abs);
 const char *pc__lint_command_index(const struct pc_lint *l, size_t i,
 				   char buf[24]);
 
+/* PC-MAN-010, -011, -012 from plugin.json's bytes as the host read them
+ * (l->text, l->doc; also when the host rejects it). */
+void pc__lint_manifest_keys(struct pc_lint *l);
+/* PC-TOOL-020, -021, -022: tool names and parameters model providers
+ * refuse. */
+void pc__lint_providers(struct pc_lint *l);
+/* PC-SCRIPT-010, PC-IO-010: the shell scripts' CRLF endings and reads of
+ * stdin. */
+void pc__lint_shell(struct pc_lint *l);
+/* pc__lint_find - a finding of rule `id` about `file` at entry point
+ * `where` (NULL: ""), at `at` (line 0: unknown). Returns it (valid until
+ * the next finding is added). */
+struct pc_finding *pc__lint_find(struct pc_lint *l, const char *id,
+				 const char *file, const char *where,
+				 struct pc_loc at, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 #endif

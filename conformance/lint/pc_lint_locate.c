@@ -12,6 +12,14 @@
 
 #define MAX_STEPS 8
 
+struct pc_loc pc__lint_loc(const struct pc_lint *l, bool key,
+			   const char *const *steps)
+{
+	if (!l->doc)
+		return (struct pc_loc){ 0, 0 };
+	return pc_json_doc_near(l->doc, steps, key);
+}
+
 void pc__lint_at_steps(const struct pc_lint *l, struct pc_finding *f, bool key,
 		       const char *const *steps)
 {
@@ -21,7 +29,7 @@ void pc__lint_at_steps(const struct pc_lint *l, struct pc_finding *f, bool key,
 	f->file = pc_xstrdup("plugin.json");
 	if (!l->doc)
 		return;
-	loc = pc_json_doc_near(l->doc, steps, key);
+	loc = pc__lint_loc(l, key, steps);
 	f->line = loc.line;
 	f->column = loc.column;
 }

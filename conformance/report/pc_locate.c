@@ -2,6 +2,7 @@
 #include "pc_locate.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,12 +380,15 @@ struct jmem {
 struct jval {
 	size_t at;	/* the value's first byte */
 	bool obj, arr;
+	bool cut;	/* a container that is not well-formed JSON: an error,
+			   a member cut short or a trailing comma in it */
 	struct jmem *m; /* members or elements, in order */
 	size_t n, alloc;
 };
 
 struct pc_json_doc {
 	struct jval *root; /* NULL: no value */
+	bool whole;	   /* the text is one JSON value, nothing cut */
 	size_t *lines;	   /* offsets where lines start */
 	size_t nlines;
 };
@@ -414,10 +418,12 @@ static void jval_add(struct jval *c, char *key, size_t klen, size_t key_at,
 }
 
 /* The members of the container at sc->i, up to the first error (kept:
- * a partial index still finds what comes before it). */
-static void index_container(struct scan *sc, struct jval *c)
+ * a partial index still finds what comes before it). Returns whether
+ * they are well-formed JSON up to its closing bracket. */
+static bool index_container(struct scan *sc, struct jval *c)
 {
 	char close = c->obj ? '}' : ']';
+	bool good = true, comma = false;
 
 	sc->i++;
 	for (;;) {
@@ -427,24 +433,25 @@ static void index_container(struct scan *sc, struct jval *c)
 
 		ws(sc);
 		if (sc->i >= sc->n || sc->s[sc->i] == close)
-			return;
+			return good && !comma && sc->i < sc->n;
 		key_at = sc->i;
 		if (c->obj) {
 			if (string(sc, &key)) {
 				pc_buf_release(&key);
-				return;
+				return false;
 			}
 			ws(sc);
 			if (sc->i >= sc->n || sc->s[sc->i] != ':') {
 				pc_buf_release(&key);
-				return;
+				return false;
 			}
 			sc->i++;
 		}
 		if (!(v = index_value(sc))) {
 			pc_buf_release(&key);
-			return;
+			return false;
 		}
+		good = good && !v->cut;
 		if (c->obj) {
 			size_t klen = key.len;
 
@@ -453,10 +460,12 @@ static void index_container(struct scan *sc, struct jval *c)
 			jval_add(c, NULL, 0, key_at, v);
 		}
 		ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ',')
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
 			sc->i++;
-		else
-			return;
+			comma = true;
+		} else {
+			return good && sc->i < sc->n && sc->s[sc->i] == close;
+		}
 	}
 }
 
@@ -478,7 +487,7 @@ static struct jval *index_value(struct scan *sc)
 		v->obj = sc->s[at] == '{';
 		v->arr = !v->obj;
 		sc->depth++;
-		index_container(sc, v);
+		v->cut = !index_container(sc, v);
 		sc->depth--;
 		if (sc->i < sc->n && sc->s[sc->i] == (v->obj ? '}' : ']'))
 			sc->i++;
@@ -513,6 +522,8 @@ struct pc_json_doc *pc_json_doc_new(const char *text, size_t n)
 	}
 	skip_bom(&sc);
 	d->root = index_value(&sc);
+	ws(&sc);
+	d->whole = d->root && !d->root->cut && sc.i == n;
 	return d;
 }
 
@@ -613,4 +624,74 @@ struct pc_loc pc_json_doc_near(const struct pc_json_doc *d,
 		return pc_json_doc_line_col(d, v->at);
 	return pc_json_doc_line_col(d, (whole ? want_key : true) ? m->key_at
 								 : v->at);
+}
+
+size_t pc_json_value_end(const char *text, size_t n, size_t off)
+{
+	struct scan sc = { text, n, off, 0 };
+
+	if (off >= n || value(&sc))
+		return (size_t)-1;
+	return sc.i;
+}
+
+/* ---- every object of an indexed text ---- */
+
+struct walk {
+	pc_json_object_fn fn;
+	void *ctx;
+	const char *steps[MAX_DEPTH + 2]; /* to the value walked, NULL-ended */
+};
+
+/* The objects inside `v` (at `depth` steps from the top), then `v` when
+ * it is a well-formed object. */
+static void walk_value(struct walk *w, const struct jval *v, size_t depth)
+{
+	struct pc_json_member *m;
+
+	for (size_t i = 0; i < v->n; i++) {
+		char ix[24];
+
+		if (v->arr) {
+			snprintf(ix, sizeof(ix), "#%zu", i);
+			w->steps[depth] = ix;
+		} else {
+			w->steps[depth] = v->m[i].key;
+		}
+		w->steps[depth + 1] = NULL;
+		walk_value(w, v->m[i].v, depth + 1);
+	}
+	w->steps[depth] = NULL;
+	if (!v->obj || v->cut)
+		return;
+	m = pc_xcalloc(v->n ? v->n : 1, sizeof(*m));
+	for (size_t i = 0; i < v->n; i++)
+		m[i] = (struct pc_json_member){ v->m[i].key, v->m[i].klen,
+						v->m[i].key_at, v->m[i].v->at };
+	w->fn(w->ctx, w->steps, m, v->n);
+	free(m);
+}
+
+int pc_json_doc_walk(const struct pc_json_doc *d, pc_json_object_fn fn,
+		     void *ctx)
+{
+	struct walk *w;
+
+	if (d->root) {
+		w = pc_xcalloc(1, sizeof(*w));
+		w->fn = fn;
+		w->ctx = ctx;
+		walk_value(w, d->root, 0);
+		free(w);
+	}
+	return d->whole ? 0 : -1;
+}
+
+int pc_json_walk(const char *text, size_t n, pc_json_object_fn fn, void *ctx)
+{
+	struct pc_json_doc *d = pc_json_doc_new(text, n);
+	int rc = pc_json_doc_walk(d, fn, ctx);
+
+	pc_json_doc_free(d);
+	return rc;
 }

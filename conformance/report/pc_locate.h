@@ -83,4 +83,41 @@ void pc_json_doc_free(struct pc_json_doc *d);
 struct pc_loc pc_text_find_line(const char *text, size_t n,
 				const char *needle);
 
+/* pc_json_value_end - the offset just past the JSON value that starts at
+ * byte `off` of `text` (`n` bytes; whitespace before it skipped), or
+ * (size_t)-1 when no complete value starts there. Scans only as far as
+ * the value goes, so it finds where a JSON answer ends inside text that
+ * goes on ("{...}\nlog line"). Nesting deeper than 512: -1. */
+size_t pc_json_value_end(const char *text, size_t n, size_t off);
+
+/* One member of a JSON object as pc_json_walk reports it: the key
+ * decoded (escapes resolved; borrowed, valid during the call)
+ * and where the key and its value start (byte offsets into the text). */
+struct pc_json_member {
+	const char *key;
+	size_t key_len;
+	size_t key_off;	  /* the key's opening quote */
+	size_t value_off; /* the value's first byte */
+};
+
+/* pc_json_object_fn - one object of the text: `path` is the
+ * NULL-terminated list of steps from the top-level value to it (object
+ * keys and "#N" array indexes, as pc_json_locate takes them), `m` its `n`
+ * members in text order, repeated keys included. Everything is borrowed
+ * for the call. */
+typedef void (*pc_json_object_fn)(void *ctx, const char *const *path,
+				  const struct pc_json_member *m, size_t n);
+
+/* pc_json_doc_walk - call `fn` for every object of the indexed text `d`,
+ * an object after the objects inside it. This sees what a parser that
+ * keeps the last of repeated keys (the host, R2.1) throws away: every
+ * occurrence, with its place. Returns 0, or -1 when the text is not one
+ * JSON value (the well-formed objects before the error have been
+ * reported). Nesting deeper than 512 levels: -1. */
+int pc_json_doc_walk(const struct pc_json_doc *d, pc_json_object_fn fn,
+		     void *ctx);
+/* pc_json_walk - pc_json_doc_walk on the JSON text `text` (`n` bytes, a
+ * leading BOM skipped), indexed for the one call. */
+int pc_json_walk(const char *text, size_t n, pc_json_object_fn fn, void *ctx);
+
 #endif

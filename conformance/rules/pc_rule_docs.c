@@ -612,7 +612,7 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "models = json.load(open(conf)) if os.path.exists(conf) else []\n"
 	  "print(json.dumps({}))\n" },
 	{ "PC-ENV-003",
-	  "The host does not set a working directory for plugin processes: they inherit the core's, which is wherever the user started it - not the plugin directory and not necessarily the workspace (R5.4). A script that opens ./rules.json finds it only when the user happens to start the host in the plugin directory. plugcheck runs every firing in a throwaway workspace, as the host would in another directory, and compares.",
+	  "The host does not set a working directory for plugin processes: they inherit the core's, which is wherever the user started it - not the plugin directory and not necessarily the workspace (R5.4). A script that opens ./rules.json finds it only when the user happens to start the host in the plugin directory. plugcheck runs every firing in a throwaway workspace, as the host would in another directory, fires it again with the plugin directory as its working directory, and compares: a different answer, or a failure in one of the two (the script exits 1 without the file), names the file the script reads.",
 	  "== hooks/pre_bash.sh ==\n"
 	  "#!/bin/sh\n"
 	  "cat >/dev/null\n"
@@ -768,6 +768,94 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "#!/bin/sh\n"
 	  "cat >/dev/null\n"
 	  "echo '{\"modify\": {\"append_system_prompt\": \"Be brief.\"}}'\n" },
+	{ "PC-HOOK-020",
+	  "A pre hook's modify is merged into the tool call's arguments key by key (R4.8, R4.10): every top-level key of modify replaces or adds that key, whatever it is. The host does not check the keys against the tool's parameters, so a key the tool has none for is added to the arguments and the tool ignores it: the call runs as the model wrote it, and the hook believes it changed something. plugcheck fires the hook with the inputs its point gets and compares modify's keys with the built-in tool's parameters (bash, write_file, edit, read_file, grep, glob) or the plugin tool's schema.",
+	  "== hooks/pre_read.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "# grep has no \"max_results\" parameter: the search is not limited\n"
+	  "echo '{\"allow\": true, \"modify\": {\"max_results\": 20}}'\n",
+	  "== hooks/pre_read.sh ==\n"
+	  "#!/bin/sh\n"
+	  "ctx=$(cat)\n"
+	  "# pre_read fires for read_file, grep and glob: head_limit is grep's own\n"
+	  "case \"$ctx\" in\n"
+	  "*'\"tool\":\"grep\"'*) echo '{\"allow\": true, \"modify\": {\"head_limit\": 20}}' ;;\n"
+	  "*) echo '{\"allow\": true}' ;;\n"
+	  "esac\n" },
+	{ "PC-HOOK-021",
+	  "The host merges modify into the call's arguments one level deep (R4.10): a top-level key of modify replaces that key's whole value. A nested object in modify is therefore not merged with the call's nested object of the same key - it replaces it, and every member the hook left out is lost (a required one makes the tool fail, an optional one silently takes its default). plugcheck fires the hook with arguments that fill the nested object and names the members modify drops.",
+	  "== hooks/pre_tool.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "# the call had {\"options\": {\"limit\": 50, \"case_sensitive\": true}}\n"
+	  "echo '{\"allow\": true, \"modify\": {\"options\": {\"limit\": 5}}}'\n",
+	  "== hooks/pre_tool.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "# pass_args: true in plugin.json\n"
+	  "import json, sys\n"
+	  "ctx = json.load(sys.stdin)\n"
+	  "opts = dict(ctx[\"args\"].get(\"options\", {}), limit=5)   # keep the other members\n"
+	  "print(json.dumps({\"allow\": True, \"modify\": {\"options\": opts}}))\n" },
+	{ "PC-HOOK-022",
+	  "For a call that needs approval (a destructive tool under the default policy, R6.4) the host shows the user the model's arguments and asks first; the pre hooks run after the user said yes, and their modify is applied then (R4.8). A hook that rewrites such a call makes the command that runs differ from the one the user approved, without the user seeing it. plugcheck fires the hook on a destructive call and reports the first argument modify changes.",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo '{\"allow\": true, \"modify\": {\"command\": \"rm -rf build --verbose\"}}'\n",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "# pass_args: true in plugin.json\n"
+	  "ctx=$(cat)\n"
+	  "case \"$ctx\" in\n"
+	  "*'\"command\":\"rm '*) echo '{\"allow\": false, \"reason\": \"use make clean instead of rm\"}' ;;\n"
+	  "*) echo '{\"allow\": true}' ;;\n"
+	  "esac\n" },
+	{ "PC-HOOK-023",
+	  "The host reads a hook's reason only where it can show it: as a deny message, as a note on the tool result of an allowed pre or post tool hook, or as the refusal of an input (R4.6, R4.11). At the lifecycle points (session_start, turn_start, turn_end, session_stop, pre_compact, session_shutdown), at pre_agent_start and pre_context, and at a pre_input that allows the input, it throws the reason away; notify is shown as an info line at every point (R4.12). plugcheck fires the hook and reports a non-empty reason there.",
+	  "== hooks/session_start.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo '{\"allow\": true, \"reason\": \"loaded 12 project rules\"}'\n",
+	  "== hooks/session_start.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo '{\"allow\": true, \"notify\": \"loaded 12 project rules\"}'\n" },
+	{ "PC-HOOK-024",
+	  "A blocking hook (pre_bash, pre_write, pre_read, pre_tool, pre_input, ...) that crashes, times out or prints no JSON denies the call or the input it was asked about (R4.4): the deny message is the failure's text, so the user sees calls refused for no reason the hook meant. A hook that works on the calls its author tried can still fail on ordinary ones - an rm, a quote in a commit message, an empty string. plugcheck fires the hook with the inputs the host can send at its point (from the tools' schemas and a corpus of everyday commands and paths) and names the inputs it fails on.",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "ctx=$(cat)\n"
+	  "cmd=${ctx#*\\\"command\\\":\\\"}\n"
+	  "cmd=${cmd%%\\\"*}\n"
+	  "# eval dies on an unbalanced quote: git commit -m \"it's done\"\n"
+	  "eval \"set -- $cmd\"\n"
+	  "echo '{\"allow\": true}'\n",
+	  "== hooks/pre_bash.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import json, shlex, sys\n"
+	  "cmd = json.load(sys.stdin)[\"args\"].get(\"command\", \"\")\n"
+	  "try:\n"
+	  "    words = shlex.split(cmd)\n"
+	  "except ValueError:\n"
+	  "    words = cmd.split()\n"
+	  "print(json.dumps({\"allow\": words[:1] != [\"sudo\"]}))\n" },
+	{ "PC-HOOK-025",
+	  "An advisory hook (a post hook, a lifecycle hook, pre_turn, ...) that fails does not stop anything: the host skips it (R4.4), and after a tool call it appends the failure, prefixed with the plugin's name, to the tool result the model reads (R4.9). A hook that fails only on some inputs thus loses its effect on exactly those and puts error text in front of the model. plugcheck fires the hook with the inputs its point can get and names the ones it fails on.",
+	  "== hooks/post_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "ctx=$(cat)\n"
+	  "# grep -c exits 1 when it counts 0: the hook fails after every clean command\n"
+	  "n=$(printf '%s' \"$ctx\" | grep -c ERROR)\n"
+	  "echo \"{\\\"allow\\\": true, \\\"reason\\\": \\\"$n errors\\\"}\"\n",
+	  "== hooks/post_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "ctx=$(cat)\n"
+	  "n=$(printf '%s' \"$ctx\" | grep -c ERROR || true)\n"
+	  "echo \"{\\\"allow\\\": true, \\\"reason\\\": \\\"$n errors\\\"}\"\n" },
 	{ "PC-INST-001",
 	  "/plugin-install from GitHub downloads the release's source zip and extracts it; it adds an execute bit only to files directly under hooks/, tools/ or oauth/ that have none (§11). Every other script keeps the mode stored in the zip - a script committed without +x, or one in commands/ or hooks/lib/, arrives not executable, and the host then rejects the installed plugin with \"script \"...\" is not executable\" (R2.10).",
 	  "== shell ==\n"
@@ -910,6 +998,20 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "#!/bin/sh\n"
 	  "cat >/dev/null\n"
 	  "echo '{\"allow\": true}'\n" },
+	{ "PC-IO-010",
+	  "The host writes the context JSON to the script's stdin and closes it, with no newline at the end (R5.5, R4.5). The shell builtin read stores the text it read but returns 1 when it meets end of file before a newline. So a while read loop never runs its body, `read x || exit 1` exits, and a plain read under set -e ends the script with exit status 1 - on every call, although the input arrived. plugcheck reads the shell scripts' text and reports the first read of stdin that fails this way.",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "read -r ctx\n"
+	  "case \"$ctx\" in *'rm -rf'*) echo '{\"allow\": false, \"reason\": \"no rm -rf\"}'; exit 0 ;; esac\n"
+	  "echo '{\"allow\": true}'\n",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "ctx=$(cat)\n"
+	  "case \"$ctx\" in *'rm -rf'*) echo '{\"allow\": false, \"reason\": \"no rm -rf\"}'; exit 0 ;; esac\n"
+	  "echo '{\"allow\": true}'\n" },
 	{ "PC-LIFE-001",
 	  "system_prompt text is part of the conversation's first system message, built when the conversation starts and rebuilt only by a memory change, /plugin-reload or a trust decision (R10.3). /plugin-disable and /plugin-enable flip the plugin's flag without rebuilding it, so a disabled plugin's text stays in the prompt and an enabled one's is missing until the next rebuild. `plugcheck turn --disable/--enable` shows it.",
 	  "== plugin.json ==\n"
@@ -967,6 +1069,49 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "{ \"name\": \"offline\", \"version\": \"1.0.0\", \"disable_tools\": [\"web-search\"] }\n",
 	  "== plugin.json ==\n"
 	  "{ \"name\": \"offline\", \"version\": \"1.0.0\", \"disable_tools\": [\"web_search\"] }\n" },
+	{ "PC-MAN-010",
+	  "plugin.json may repeat a key, as JSON allows. Where the host reads a map - the hooks object - or a raw value - a tool's parameters - it keeps the last of the repeated keys and silently drops the others (R2.1, R2.4): the first pre_bash registration never runs, the first declaration of a parameter is not what the model sees. A repeated field of a fixed structure (two \"name\" keys at the top) is a load error instead (PC-LOAD-001). plugcheck reads plugin.json's bytes and reports each repeated key at its second occurrence.",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"guard\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"hooks\": {\n"
+	  "    \"pre_bash\": { \"script\": \"hooks/audit.sh\" },\n"
+	  "    \"pre_bash\": { \"script\": \"hooks/guard.sh\" }\n"
+	  "  }\n"
+	  "}\n",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"guard\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"hooks\": {\n"
+	  "    \"pre_bash\": { \"script\": \"hooks/guard.sh\" },\n"
+	  "    \"post_bash\": { \"script\": \"hooks/audit.sh\" }\n"
+	  "  }\n"
+	  "}\n" },
+	{ "PC-MAN-011",
+	  "The host ignores keys it does not know, at every level of plugin.json (R2.2), and applies a field's default only when the field is absent (R2.3). A misspelled or renamed key - \"timeout\" for timeout_ms, \"paramaters\", \"cmd\" for script - loads without a word, and the default it was meant to replace applies: 5000 ms for a pre_bash hook, a tool without parameters. The same holds for keys that look like switches or filters the host has none of (\"enabled\", \"matcher\"). plugcheck compares each key with the fields the host reads there and names the one it most likely means.",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"guard\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"hooks\": { \"pre_bash\": { \"script\": \"hooks/guard.sh\", \"timeout\": 60000 } }\n"
+	  "}\n",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"guard\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"hooks\": { \"pre_bash\": { \"script\": \"hooks/guard.sh\", \"timeout_ms\": 60000 } }\n"
+	  "}\n" },
+	{ "PC-MAN-012",
+	  "plugin.json must be UTF-8 JSON (R2.1). Editors that save \"UTF-8 with BOM\" (Notepad, PowerShell's Out-File, Visual Studio) put the bytes EF BB BF before the first '{'; the host's JSON parser does not skip them and rejects the file with \"expected value at line 1 column 1\", so the plugin does not load at all. plugcheck looks at the file's first bytes and names the BOM.",
+	  "== plugin.json (saved with a BOM: EF BB BF before the '{') ==\n"
+	  "\\xEF\\xBB\\xBF{\n"
+	  "  \"name\": \"guard\",\n"
+	  "  \"version\": \"1.0.0\"\n"
+	  "}\n",
+	  "== shell ==\n"
+	  "sed -i '1s/^\\xEF\\xBB\\xBF//' plugin.json\n" },
 	{ "PC-MEM-001",
 	  "The active memory provider gets {\"action\",\"args\",\"session_id\",\"timestamp\",\"workspace\"} on stdin for inject (building the system prompt and after every memory change), save (/remember), list (/memory), forget (/forget) and compact_append (compaction), plus whatever action the model's memory tool sends (R9.3). Its trimmed stdout must be one JSON object - bare text is a failure - and a non-empty \"error\" fails the action (R9.5): inject then injects nothing, /remember and /memory report the failure.",
 	  "== memory.sh ==\n"
@@ -1063,6 +1208,52 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "rt=$(jq -r .refresh_token \"$TOKEN_PATH\")\n"
 	  "curl -s -d grant_type=refresh_token -d refresh_token=\"$rt\" \"$URL\" > \"$TOKEN_PATH.tmp\" &&\n"
 	  "  mv \"$TOKEN_PATH.tmp\" \"$TOKEN_PATH\"\n" },
+	{ "PC-OUT-001",
+	  "The host decodes a script's stdout as UTF-8, trims the ASCII whitespace around it and parses it as one JSON value (R4.3.7, R4.3.8; tools R6.2, OAuth R8.3, memory R9.5). A UTF-8 byte order mark is not whitespace: trimming keeps it and the parser refuses it (\"expected value at line 1 column 1\"), so a hook that writes one fails on every call - a blocking hook denies everything - and a tool's answer reaches the model as raw text. Python's 'utf-8-sig' codec and PowerShell's default UTF-8 encoding write one. plugcheck fires each entry point and names the BOM in the answer's bytes.",
+	  "== hooks/pre_bash.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import sys\n"
+	  "sys.stdin.read()\n"
+	  "sys.stdout.buffer.write('{\"allow\": true}\\n'.encode(\"utf-8-sig\"))\n",
+	  "== hooks/pre_bash.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import sys\n"
+	  "sys.stdin.read()\n"
+	  "sys.stdout.buffer.write('{\"allow\": true}\\n'.encode(\"utf-8\"))\n" },
+	{ "PC-OUT-002",
+	  "The host decodes a script's stdout lossily as UTF-8 (R4.3.7, R6.2): each byte that is not part of a valid UTF-8 sequence becomes U+FFFD, the replacement character. A script that prints Latin-1 (ISO 8859-1) or Windows-1252 text - a file read in its legacy encoding, printf with \\351 for é - answers with text the model and the user see as \"caf�\". plugcheck fires each entry point and reports the first byte that is not UTF-8, with the character a Latin-1 text meant by it.",
+	  "== tools/menu.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "printf '{\"ok\":true,\"output\":\"today: caf\\351 au lait\"}\\n'\n",
+	  "== tools/menu.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "printf '{\"ok\":true,\"output\":\"today: caf\\303\\251 au lait\"}\\n'\n" },
+	{ "PC-OUT-003",
+	  "A hook's, a memory provider's and an OAuth script's stdout is parsed whole as one JSON value (R4.3.8, R9.5, R8.3): a log line, a progress bar redrawn with \\r or a \"Result:\" prefix before or after the JSON makes the answer invalid, and the call fails - a blocking hook denies, an advisory one is skipped, a memory action or a login fails. The host's message names only the parse error. plugcheck finds the JSON inside the text, names the text around it and the line of the script that likely printed it.",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo \"loading rules from the cache...\"\n"
+	  "echo '{\"allow\": true}'\n",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo \"loading rules from the cache...\" >&2\n"
+	  "echo '{\"allow\": true}'\n" },
+	{ "PC-OUT-004",
+	  "A tool's or a command's stdout that is not one JSON value is not an error: the host passes the whole trimmed text to the model (or shows it to the user) as the result (R6.2.6, R7.4). A script that logs before its JSON answer thus succeeds with the log lines, the braces and the quoting of its JSON as the text, and its ok, error and output keys are never read. plugcheck finds the JSON inside the text and names the text around it and the line of the script that likely printed it.",
+	  "== tools/lookup.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo \"querying the index\"\n"
+	  "echo '{\"ok\": true, \"output\": \"3 matches\"}'\n",
+	  "== tools/lookup.sh ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo \"querying the index\" >&2\n"
+	  "echo '{\"ok\": true, \"output\": \"3 matches\"}'\n" },
 	{ "PC-PROC-001",
 	  "The host kills only its direct child, and only on a timeout or a cancel; it creates no process group (R5.9). Processes a script leaves behind after answering keep running with the user's rights, outside any timeout. plugcheck runs each firing in a process group of its own, kills what is left and reports it.",
 	  "== hooks/post_bash.sh ==\n"
@@ -1269,6 +1460,17 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "== tools/lookup (mode 0755 after chmod a+r) ==\n"
 	  "#!/usr/bin/env python3\n"
 	  "print('{}')\n" },
+	{ "PC-SCRIPT-010",
+	  "The host runs a .sh or .bash script as `bash SCRIPT` (R5.2), and a script with a shell #! line through that shell. A script saved with Windows line endings keeps a carriage return at the end of every line; bash reads it as part of the last word, so commands fail with \"$'\\r': command not found\", `then\\r` is a syntax error and variables end in \\r. The script usually exits non-zero on every call. plugcheck reads the shell scripts and names the first line that ends in CR LF.",
+	  "== hooks/pre_bash.sh ==\n"
+	  "#!/bin/bash^M\n"
+	  "input=$(cat)^M\n"
+	  "if [ -n \"$input\" ]; then^M\n"
+	  "  echo '{\"allow\":true}'^M\n"
+	  "fi^M\n",
+	  "== shell ==\n"
+	  "dos2unix hooks/pre_bash.sh\n"
+	  "printf '*.sh text eol=lf\\n' >> .gitattributes\n" },
 	{ "PC-SUB-001",
 	  "disable_tools removes built-in tools from the main agent's tool list (R2.19). The host's subagent tool starts a built-in agent whose loop offers that agent's own built-in tools: plugin tools, overrides and disable_tools are not applied there (R2.18). A plugin that makes a session read-only by disabling write_file and edit still lets the model delegate the write to a subagent, which runs the built-in. The hooks do fire inside subagents (pre_write, pre_tool, ...), with the same inputs (R4.6).",
 	  "== plugin.json ==\n"
@@ -1409,6 +1611,80 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "    print(json.dumps({\"ok\": False, \"output\": \"n must be an integer\"}))\n"
 	  "else:\n"
 	  "    print(json.dumps({\"output\": str(args[\"n\"])}))\n" },
+	{ "PC-TOOL-020",
+	  "The host accepts any non-empty tool name and sends every tool of every enabled plugin, by name, with every model request (R6.3, §2.4). The model providers' APIs are stricter: OpenAI's function names and Anthropic's tool names take only ASCII letters, digits, '_' and '-', 1 to 64 of them, and Gemini's function declarations want a letter or '_' first and at most 64 characters. A name with '.', '/', a space or over 64 characters makes each request to such a provider fail while the plugin is enabled - not just the tool.",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"files\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ { \"name\": \"fs.read\", \"kind\": \"readonly\", \"script\": \"tools/read.sh\" } ]\n"
+	  "}\n",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"files\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ { \"name\": \"fs_read\", \"kind\": \"readonly\", \"script\": \"tools/read.sh\" } ]\n"
+	  "}\n" },
+	{ "PC-TOOL-021",
+	  "The host sends a tool's parameters verbatim as the function's JSON schema with every model request (R6.3, §2.4). OpenAI's function calling and Anthropic's tool use refuse the whole request for schemas they do not take: a top level that is not {\"type\": \"object\"}, oneOf/anyOf/allOf at the top level (both), enum or not there (OpenAI), property names outside letters, digits, '_', '.', '-' (Anthropic) and an array without \"items\" (OpenAI). One such tool breaks every request while the plugin is enabled.",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"lookup\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ {\n"
+	  "    \"name\": \"lookup\", \"kind\": \"readonly\", \"script\": \"tools/lookup.sh\",\n"
+	  "    \"parameters\": { \"anyOf\": [\n"
+	  "      { \"type\": \"object\", \"properties\": { \"id\": { \"type\": \"string\" } } },\n"
+	  "      { \"type\": \"object\", \"properties\": { \"name\": { \"type\": \"string\" } } } ] }\n"
+	  "  } ]\n"
+	  "}\n",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"lookup\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ {\n"
+	  "    \"name\": \"lookup\", \"kind\": \"readonly\", \"script\": \"tools/lookup.sh\",\n"
+	  "    \"parameters\": { \"type\": \"object\", \"properties\": {\n"
+	  "      \"id\": { \"type\": \"string\", \"description\": \"the id, or leave out and give name\" },\n"
+	  "      \"name\": { \"type\": \"string\" } } }\n"
+	  "  } ]\n"
+	  "}\n" },
+	{ "PC-TOOL-022",
+	  "Gemini takes a function's parameters as its Schema object, a subset of OpenAPI 3.0 (type, format, description, nullable, enum of strings, properties, required, items, anyOf, min/max bounds, ...), and refuses the request with \"Unknown name ...: Cannot find field\" for other keywords - additionalProperties, const, $ref, oneOf, exclusiveMinimum, multipleOf - and for a type given as a list. The host sends the parameters verbatim with every request (R6.3, §2.4), so one such tool breaks every request to Gemini while the plugin is enabled.",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"tagger\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ {\n"
+	  "    \"name\": \"tag\", \"kind\": \"readonly\", \"script\": \"tools/tag.sh\",\n"
+	  "    \"parameters\": { \"type\": \"object\", \"properties\": {\n"
+	  "      \"weight\": { \"type\": \"number\", \"exclusiveMinimum\": 0 } } }\n"
+	  "  } ]\n"
+	  "}\n",
+	  "== plugin.json ==\n"
+	  "{\n"
+	  "  \"name\": \"tagger\",\n"
+	  "  \"version\": \"1.0.0\",\n"
+	  "  \"tools\": [ {\n"
+	  "    \"name\": \"tag\", \"kind\": \"readonly\", \"script\": \"tools/tag.sh\",\n"
+	  "    \"parameters\": { \"type\": \"object\", \"properties\": {\n"
+	  "      \"weight\": { \"type\": \"number\", \"minimum\": 0, \"description\": \"above 0\" } } }\n"
+	  "  } ]\n"
+	  "}\n" },
+	{ "PC-TOOL-023",
+	  "A plugin tool that exits non-zero, times out or prints nothing fails the call: the model gets the failure text as an ok=false result (R6.2), and usually tries again or gives up. A tool that works on the arguments its author tried can still crash on ordinary ones its schema allows - a quote, a newline, an empty string, a long text. plugcheck calls the tool with arguments generated from its parameters' schema and names the ones it crashes on.",
+	  "== tools/shout.sh ==\n"
+	  "#!/bin/sh\n"
+	  "set -e\n"
+	  "ctx=$(cat)\n"
+	  "text=$(printf '%s' \"$ctx\" | sed -n 's/.*\"text\":\"\\([^\"]*\\)\".*/\\1/p')\n"
+	  "eval \"upper=\\\"$text\\\"\"      # breaks on a quote in the text\n"
+	  "printf '{\"ok\":true,\"output\":\"%s\"}\\n' \"$upper\"\n",
+	  "== tools/shout.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import json, sys\n"
+	  "text = json.load(sys.stdin).get(\"args\", {}).get(\"text\", \"\")\n"
+	  "print(json.dumps({\"ok\": True, \"output\": text.upper()}))\n" },
 	{ "PC-TURN-001",
 	  "`plugcheck turn` drives whole turns through the reference host with a scripted model (docs/turn.md). The session goes as scripted when every turn completes and every scripted reply is used; a hook that denies or fails, a reply the script lacks or one left over, or an --enable/--disable that names no plugin means the plugins under test changed the course of the turn (R4.6). The finding's message says which; the timeline shows where.",
 	  "== script.json ==\n"

@@ -78,32 +78,40 @@ static bool judge_failure(struct pc__suite *s, size_t c, const char *where,
 	return false;
 }
 
-/* One firing of hook point `pt` with args `args_text` (NULL: none) as
- * case `label`; the verdict stays in `f` for the caller (released by it).
- * Returns the case. */
-static size_t fire_hook(struct pc__suite *s, const struct pc_fire_point *pt,
-			const char *label, const char *args_text, bool probe,
-			struct pc_fire *f)
+/* One firing of hook point `pt` with input `in` (args NULL: none; tool
+ * NULL: the point's default) as case `label`; the verdict stays in `f`
+ * for the caller (released by it). Returns the case. */
+size_t pc__suite_fire_hook(struct pc__suite *s, const struct pc_fire_point *pt,
+			   const char *label, const struct pc_fire_input *in,
+			   bool probe, struct pc_fire *f)
 {
 	int point = pt->hook;
 	const char *n = pc_hook_point_name((enum pc_hook_point)point);
 	char *where = pc_xasprintf("hook %s", n);
 	char *cls = pc_xasprintf("plugcheck.hook.%s", n);
-	struct pc_fire_input in = { .args = args_text };
 	bool blocking = pc_hook_is_blocking((enum pc_hook_point)point);
 	size_t c = pc__suite_begin(s, cls, label);
+	struct pc__suite_shot shot = {
+		.point = point, .where = where,
+		.tool = in->tool ? in->tool : pc_fire_default_tool(point),
+		.args_text = in->args,
+		.script = s->p->hooks[point].script,
+	};
 	cJSON *v;
 
-	pc__suite_fire(s, pt, args_text ? &in : NULL, NULL, f);
+	pc__suite_fire(s, pt, in->args || in->tool ? in : NULL, NULL, f);
 	if (!judge_failure(s, c, where, &f->x, f->hook.outcome,
 			   probe ? "PC-IO-002"
 				 : blocking ? "PC-HOOK-010" : "PC-HOOK-011",
 			   f->hook.reason)) {
 		v = pc__suite_answer(&f->x);
-		if (v)
+		if (v) {
 			judge_answer(s, c, point, where, &f->hook, v);
+			pc__suite_hook_causes(s, c, &shot, &f->hook, v);
+		}
 		cJSON_Delete(v);
 	}
+	pc__suite_answer_bytes(s, c, where, f, shot.script);
 	pc__suite_leftovers(s, c, where, &f->x);
 	if (f->x.spawned && f->x.proc.stdin_closed_early)
 		pc__suite_find(s, c, "PC-IO-004", where,
@@ -112,6 +120,15 @@ static size_t fire_hook(struct pc__suite *s, const struct pc_fire_point *pt,
 	free(cls);
 	free(where);
 	return c;
+}
+
+static size_t fire_hook(struct pc__suite *s, const struct pc_fire_point *pt,
+			const char *label, const char *args_text, bool probe,
+			struct pc_fire *f)
+{
+	struct pc_fire_input in = { .args = args_text };
+
+	return pc__suite_fire_hook(s, pt, label, &in, probe, f);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -238,7 +255,10 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	c = fire_hook(s, &pt, "realistic input", pc_fire_default_args(i),
 		      false, &f);
 	ok = f.hook.outcome == PC_OUT_OK;
-	if (ok && latency(s, c, &pt, &f) && !pc__suite_stopped(s)) {
+	/* R5.4: a hook that fails in the workspace (it exits 1 without the
+	 * ./rules.json it reads) is judged there too, not only one whose
+	 * answer differs; the latency of a failing hook is not measured */
+	if ((!ok || latency(s, c, &pt, &f)) && !pc__suite_stopped(s)) {
 		struct pc_fire_input in = { .args = pc_fire_default_args(i) };
 
 		where = pc_xasprintf("hook %s", n);
@@ -249,12 +269,18 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	pc__suite_end(s, c, &f);
 	pc_fire_release(&f);
 	if (ok && h->pass_args && pc_fire_default_args(i) &&
-	    !pc__suite_stopped(s))
+	    !pc__suite_stopped(s)) {
 		probes(s, &pt);
+		pc__suite_hook_inputs(s, &pt);
+		if (i == PC_HOOK_PRE_TOOL)
+			pc__suite_tool_hooks(s, &pt);
+	}
 	pc_fire_point_release(&pt);
 }
 
-static void fire_tool(struct pc__suite *s, const struct pc_fire_point *pt,
+/* One firing of tool `pt` with `args` as case `label`; true when the
+ * host's outcome is ok. */
+static bool fire_tool(struct pc__suite *s, const struct pc_fire_point *pt,
 		      const char *label, const cJSON *args, const char *fail_id,
 		      bool cwd_check)
 {
@@ -264,16 +290,20 @@ static void fire_tool(struct pc__suite *s, const struct pc_fire_point *pt,
 	struct pc_fire_input in = { .args_json = args };
 	struct pc_fire f = PC_FIRE_INIT;
 	size_t c = pc__suite_begin(s, cls, label);
+	bool ok;
 
 	pc__suite_fire(s, pt, &in, NULL, &f);
 	judge_failure(s, c, where, &f.x, f.call.outcome, fail_id, f.call.output);
+	pc__suite_answer_bytes(s, c, where, &f, t->script);
 	pc__suite_leftovers(s, c, where, &f.x);
 	if (cwd_check)
 		pc__suite_cwd_check(s, c, where, pt, &in, &f);
+	ok = f.passed;
 	pc__suite_end(s, c, &f);
 	pc_fire_release(&f);
 	free(where);
 	free(cls);
+	return ok;
 }
 
 void pc__suite_tool(struct pc__suite *s, size_t i)
@@ -285,6 +315,7 @@ void pc__suite_tool(struct pc__suite *s, size_t i)
 	cJSON *empty = cJSON_CreateObject();
 	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
 	char *text, *label, *point = pc_xasprintf("tool:%s", t->name);
+	bool ok;
 
 	pt.kind = PC_FIRE_TOOL;
 	pt.tool = t; /* the i-th, even when an earlier tool shares its name */
@@ -293,12 +324,14 @@ void pc__suite_tool(struct pc__suite *s, size_t i)
 	pc__suite_fresh_dirs(s);
 	text = pc_serde_to_string(min ? min : empty);
 	label = pc_xasprintf("valid arguments %s", text);
-	fire_tool(s, &pt, label, min ? min : empty, "PC-TOOL-010", true);
+	ok = fire_tool(s, &pt, label, min ? min : empty, "PC-TOOL-010", true);
 	free(label);
 	free(text);
 	if (full && min && !cJSON_Compare(min, full, 1) && !pc__suite_stopped(s))
-		fire_tool(s, &pt, "valid arguments, all properties", full,
-			  "PC-TOOL-010", false);
+		ok = fire_tool(s, &pt, "valid arguments, all properties", full,
+			       "PC-TOOL-010", false) && ok;
+	if (ok && full && !pc__suite_stopped(s))
+		pc__suite_tool_inputs(s, &pt, full);
 	pc_schema_invalid_args(t->parameters, bad, 3);
 	cJSON_ArrayForEach(b, bad)
 	{
@@ -359,6 +392,7 @@ static void fire_command(struct pc__suite *s, const struct pc_fire_point *pt,
 	} else {
 		judge_failure(s, c, where, &f.x, f.call.outcome, "PC-CMD-010",
 			      f.call.output);
+		pc__suite_answer_bytes(s, c, where, &f, cmd->script);
 		pc__suite_leftovers(s, c, where, &f.x);
 		if (cwd_check)
 			pc__suite_cwd_check(s, c, where, pt, &in, &f);

@@ -20,10 +20,13 @@ struct mem_step {
 };
 
 /* One memory action into `f`, as a case left open for the caller's
- * findings (mem_done ends it). Returns the case, or PC_REPORT_NO_CASE when
- * the action was skipped. */
+ * findings (mem_done ends it); `cwd`: also judge whether the provider
+ * depends on its working directory (PC-ENV-003, R5.4), for an action
+ * that changes nothing, as it is fired again. Returns the case, or
+ * PC_REPORT_NO_CASE when the action was skipped. */
 static size_t mem_fire(struct pc__suite *s, const char *action,
-		       const char *args_text, struct pc_fire *f, bool judge)
+		       const char *args_text, struct pc_fire *f, bool judge,
+		       bool cwd)
 {
 	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
 	struct pc_fire_input in = { .args = args_text };
@@ -56,11 +59,15 @@ static size_t mem_fire(struct pc__suite *s, const char *action,
 	if (judge && !f->mem.ok)
 		pc__suite_find(s, c, "PC-MEM-001", "memory_provider",
 			       "action '%s' failed: %s", action, f->mem.output);
+	pc__suite_answer_bytes(s, c, "memory_provider", f,
+			       pc__suite_script(s, &pt));
 	if (f->x.proc.leftover_processes > 0)
 		pc__suite_find(s, c, "PC-PROC-001", "memory_provider",
 			       "%d process(es) still running after '%s'",
 			       f->x.proc.leftover_processes, action);
 	pc__suite_sandbox(s, c, "memory_provider", &f->x);
+	if (cwd)
+		pc__suite_cwd_check(s, c, "memory_provider", &pt, &in, f);
 	if (f->mem.outcome == PC_OUT_TIMEOUT && !s->mem_timeout)
 		s->mem_timeout = pc_xstrdup(action);
 	pc_fire_point_release(&pt);
@@ -103,27 +110,27 @@ static bool round_trip(struct pc__suite *s)
 
 	c = mem_fire(s, "save",
 		     "{\"content\":\"" NONCE " remembers the answer 42\",\"description\":\"\",\"name\":\"" NONCE " remembers the [1700000000]\",\"scope\":\"workspace\",\"type\":\"note\"}",
-		     &f, true);
+		     &f, true, false);
 	ok = r->ok;
 	id = pc_xstrdup(r->id);
 	if (r->ok && !*r->id)
 		mem_find(s, c, "save answered without an id: the host then reports memory_saved with an empty id and /forget has nothing to name");
 	mem_done(s, c, &f);
-	c = mem_fire(s, "list", "{}", &f, true);
+	c = mem_fire(s, "list", "{}", &f, true, true);
 	ok = ok && r->ok;
 	if (r->ok && ok && !entries_have(r, NONCE))
 		mem_find(s, c, "list after save does not show the saved content");
 	mem_done(s, c, &f);
-	c = mem_fire(s, "inject", "{}", &f, true);
+	c = mem_fire(s, "inject", "{}", &f, true, false);
 	ok = ok && r->ok;
 	if (r->ok && ok && !strstr(r->injection, NONCE))
 		mem_find(s, c, "inject after save does not include the saved content");
 	mem_done(s, c, &f);
 	args = pc_xasprintf("{\"id\":\"%s\"}", id);
-	c = mem_fire(s, "forget", args, &f, true);
+	c = mem_fire(s, "forget", args, &f, true, false);
 	free(args);
 	mem_done(s, c, &f);
-	c = mem_fire(s, "list", "{}", &f, true);
+	c = mem_fire(s, "list", "{}", &f, true, false);
 	msg = pc_xasprintf("list after forget '%s' still shows the saved content", id);
 	if (r->ok && ok && entries_have(r, NONCE))
 		mem_find(s, c, msg);
@@ -131,7 +138,7 @@ static bool round_trip(struct pc__suite *s)
 	mem_done(s, c, &f);
 	c = mem_fire(s, "compact_append",
 		     "{\"cap_bytes\":16384,\"content\":\"- " NONCE " fact\",\"description\":\"auto-extracted durable facts (accumulated on compaction)\",\"name\":\"session-extract\",\"type\":\"session\"}",
-		     &f, true);
+		     &f, true, false);
 	mem_done(s, c, &f);
 	free(id);
 	return ok;
@@ -150,7 +157,7 @@ void pc__suite_memory(struct pc__suite *s)
 	if (round_trip(s) || pc__suite_stopped(s))
 		return;
 	for (size_t i = 0; i < 3 && !pc__suite_stopped(s); i++) {
-		size_t c = mem_fire(s, documented[i], "{}", &f, false);
+		size_t c = mem_fire(s, documented[i], "{}", &f, false, false);
 
 		any = any || f.mem.ok;
 		if (i == 2 && any && c != PC_REPORT_NO_CASE)
@@ -160,17 +167,25 @@ void pc__suite_memory(struct pc__suite *s)
 	}
 }
 
+#define OAUTH_ACTIONS 4 /* token, login, complete, clear */
+
+/* One OAuth action as a case. `judged` (OAUTH_ACTIONS entries, NULL
+ * unused) holds the scripts whose dependence on the working directory
+ * was judged already (PC-ENV-003, R5.4): one finding per script, on the
+ * first action it serves. */
 static void oauth_fire(struct pc__suite *s, const char *action,
-		       const char *extra)
+		       const char *extra, const char **judged)
 {
 	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
 	struct pc_fire_input in = { .args = extra };
 	struct pc_fire f = PC_FIRE_INIT;
 	char *where = pc_xasprintf("oauth %s", action);
 	char *point = pc_xasprintf("oauth:%s", action);
+	const char *script;
 	size_t c;
 
 	pc_fire_resolve(s->p, point, false, &pt, NULL);
+	script = pc__suite_script(s, &pt);
 	pc__suite_progress(s, "oauth %s", action);
 	c = pc__suite_begin(s, "plugcheck.oauth", action);
 	pc__suite_fire(s, &pt, &in, NULL, &f);
@@ -184,11 +199,21 @@ static void oauth_fire(struct pc__suite *s, const char *action,
 		 strstr(f.oauth.message, "did not return a url"))
 		pc__suite_find(s, c, "PC-OAUTH-002", where, "%s",
 			       f.oauth.message);
+	pc__suite_answer_bytes(s, c, where, &f, script);
 	if (f.x.proc.leftover_processes > 0)
 		pc__suite_find(s, c, "PC-PROC-001", where,
 			       "%d process(es) still running after the answer",
 			       f.x.proc.leftover_processes);
 	pc__suite_sandbox(s, c, where, &f.x);
+	for (size_t i = 0; i < OAUTH_ACTIONS && script; i++) {
+		if (judged[i] && strcmp(judged[i], script))
+			continue;
+		if (!judged[i]) {
+			judged[i] = script;
+			pc__suite_cwd_check(s, c, where, &pt, &in, &f);
+		}
+		break;
+	}
 	pc__suite_end(s, c, &f);
 	pc_fire_release(&f);
 	pc_fire_point_release(&pt);
@@ -491,6 +516,7 @@ out:
 void pc__suite_oauth(struct pc__suite *s)
 {
 	struct pc_oauth_cfg *o = s->p->oauth;
+	const char *judged[OAUTH_ACTIONS] = { NULL };
 	uint64_t saved;
 
 	if (!o)
@@ -499,13 +525,14 @@ void pc__suite_oauth(struct pc__suite *s)
 	saved = o->login_timeout_ms;
 	if (o->login_timeout_ms > PC_SUITE_OAUTH_CAP_MS)
 		o->login_timeout_ms = PC_SUITE_OAUTH_CAP_MS;
-	oauth_fire(s, "token", NULL);
+	oauth_fire(s, "token", NULL, judged);
 	if ((o->script || o->login_script) && !pc__suite_stopped(s))
-		oauth_fire(s, "login", NULL);
+		oauth_fire(s, "login", NULL, judged);
 	if ((o->script || o->complete_script) && !pc__suite_stopped(s))
-		oauth_fire(s, "complete", "{\"code\":\"plugcheck-invalid-code\"}");
+		oauth_fire(s, "complete", "{\"code\":\"plugcheck-invalid-code\"}",
+			   judged);
 	if (o->script && !pc__suite_stopped(s))
-		oauth_fire(s, "clear", NULL);
+		oauth_fire(s, "clear", NULL, judged);
 	token_race(s);
 	o->login_timeout_ms = saved;
 }

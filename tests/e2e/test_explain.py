@@ -99,7 +99,8 @@ STATIC = ["PC-CAP-001", "PC-CAP-002", "PC-CMD-001", "PC-CMD-002", "PC-DOC-001",
           "PC-DOC-002", "PC-HOOK-001", "PC-HOOK-002", "PC-HOOK-003", "PC-HOOK-004",
           "PC-HOOK-005", "PC-IO-003", "PC-LOAD-001", "PC-MAN-002", "PC-MAN-003",
           "PC-SCRIPT-001", "PC-TOOL-001", "PC-TOOL-002", "PC-TOOL-003", "PC-TOOL-004",
-          "PC-TOOL-005", "PC-ENV-002"]
+          "PC-TOOL-005", "PC-ENV-002", "PC-MAN-010", "PC-MAN-011", "PC-TOOL-020",
+          "PC-TOOL-021", "PC-TOOL-022", "PC-IO-010"]
 
 # notes about what the host does at a hook point: the fix is in how the
 # script works, so the fixed plugin still declares the point and keeps the

@@ -33,12 +33,12 @@ CASES = {
     "exactly-1mib": ([], ["PC-IO-001", "PC-HOOK-010"]),
     "one-byte-over": (["PC-IO-001"], []),
     # answers
-    "nul-bytes": (["PC-HOOK-010"], []),
-    "invalid-utf8": (["PC-HOOK-010"], []),
-    "bom": (["PC-HOOK-010"], []),
+    "nul-bytes": (["PC-HOOK-010", "PC-OUT-003"], []),
+    "invalid-utf8": (["PC-HOOK-010", "PC-OUT-002"], []),
+    "bom": (["PC-HOOK-010", "PC-OUT-001"], []),
     "number-1e999": (["PC-HOOK-010"], []),
     "duplicate-keys": (["PC-HOOK-012"], []),
-    "second-document": (["PC-HOOK-010"], []),
+    "second-document": (["PC-HOOK-010", "PC-OUT-003"], []),
     "lone-surrogate": (["PC-HOOK-010"], []),
     "raw-control-char": (["PC-HOOK-010"], []),
     "deep-nesting": (["PC-HOOK-010"], []),
@@ -68,7 +68,9 @@ CASES = {
     "tty-thief": ([], ["PC-HOOK-010"]),
 }
 
-# Plugins the host refuses to load: PC-LOAD-001 and nothing is run.
+# Plugins the host refuses to load: PC-LOAD-001 and nothing is run, with
+# the finding naming the cause where plugcheck can tell it (issue 17).
+CAUSE = {"manifest-bom": "PC-MAN-012"}
 NOT_LOADED = ["manifest-bom", "manifest-dup-name", "manifest-invalid-utf8",
               "manifest-nul", "manifest-deep", "manifest-dev-zero",
               "symlink-escape", "path-traversal"]
@@ -92,8 +94,9 @@ def test_hostile_plugins(ctx):
             failures.append(f"{name}: {e}")
     for name in NOT_LOADED:
         try:
-            r = run_check(ctx, copy(ctx, name), ["PC-LOAD-001"], loaded=False)
-            assert len(r["findings"]) == 1, r["findings"]
+            expect = ["PC-LOAD-001"] + ([CAUSE[name]] if name in CAUSE else [])
+            r = run_check(ctx, copy(ctx, name), expect, loaded=False)
+            assert len(r["findings"]) == len(expect), r["findings"]
         except AssertionError as e:
             failures.append(f"{name}: {e}")
     w = hostile.WORST

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -133,6 +134,86 @@ static void script_lines(void **state)
 	assert_loc(pc_text_find_line(s, strlen(s), ""), LOC(0, 0));
 }
 
+/* What pc_json_walk reported, one line per object: the path, then each
+ * member as key@line:col. */
+static void record(void *ctx, const char *const *path,
+		   const struct pc_json_member *m, size_t n)
+{
+	char *out = ctx;
+	size_t len = strlen(out);
+
+	for (; *path; path++)
+		len += (size_t)snprintf(out + len, 4096 - len, "/%s", *path);
+	for (size_t i = 0; i < n; i++) {
+		struct pc_loc k = pc_loc_of_offset(manifest, strlen(manifest),
+						   m[i].key_off);
+		struct pc_loc v = pc_loc_of_offset(manifest, strlen(manifest),
+						   m[i].value_off);
+
+		len += (size_t)snprintf(out + len, 4096 - len, " %s@%u:%u=%u:%u",
+					m[i].key, k.line, k.column, v.line,
+					v.column);
+	}
+	snprintf(out + len, 4096 - len, "\n");
+}
+
+static void walk_members(void **state)
+{
+	char out[4096] = "";
+
+	(void)state;
+	assert_int_equal(pc_json_walk(manifest, strlen(manifest), record, out),
+			 0);
+	/* inner objects first; both pre_bash entries, with their places;
+	 * escaped keys decoded; array elements as #N */
+	assert_string_equal(
+		out,
+		"/hooks/pre_bash script@4:19=4:29\n"
+		"/hooks/pre_bash script@5:19=5:29 timeout@5:37=5:48\n"
+		"/hooks pre_bash@4:5=4:17 pre_bash@5:5=5:17\n"
+		"/tools/#0 name@7:16=7:24\n"
+		"/tools/#1 name@7:34=7:42\n"
+		" name@2:3=2:11 hooks@3:3=3:12 tools@7:3=7:12\n");
+}
+
+static void walk_bad_input(void **state)
+{
+	char out[4096] = "", deep[1100];
+	const char *bom = "\xef\xbb\xbf{\"a\":1}";
+	const char *cut = "{\"a\":{\"b\":1},\"c\"";
+
+	(void)state;
+	/* the complete objects before the error were reported, not the one
+	 * cut short; then -1 (its length, not past it: ASan checks) */
+	assert_int_equal(pc_json_walk(cut, strlen(cut), record, out), -1);
+	assert_true(!strncmp(out, "/a b@", 5));
+	assert_int_equal(strchr(out, '\n') - out + 1, (long)strlen(out));
+	out[0] = '\0';
+	assert_int_equal(pc_json_walk("{} x", 4, record, out), -1);
+	assert_int_equal(pc_json_walk("{\"k\":\"v", 7, record, out), -1);
+	assert_int_equal(pc_json_walk(bom, strlen(bom), record, out), 0);
+	/* nesting at the bound (512 arrays) walks, past it does not */
+	memset(deep, '[', 512);
+	memset(deep + 512, ']', 512);
+	assert_int_equal(pc_json_walk(deep, 1024, record, out), 0);
+	memset(deep, '[', 513);
+	memset(deep + 513, ']', 513);
+	assert_int_equal(pc_json_walk(deep, 1026, record, out), -1);
+}
+
+static void value_ends(void **state)
+{
+	const char *t = "log line\n{\"allow\": [1, {\"x\": \"}\"}]}\ntrailer";
+
+	(void)state;
+	assert_int_equal(pc_json_value_end(t, strlen(t), 9),
+			 strlen("log line\n{\"allow\": [1, {\"x\": \"}\"}]}"));
+	assert_int_equal(pc_json_value_end(t, strlen(t), 0), (size_t)-1);
+	assert_int_equal(pc_json_value_end("{\"a\":", 5, 0), (size_t)-1);
+	assert_int_equal(pc_json_value_end("  7 ", 4, 0), 3);
+	assert_int_equal(pc_json_value_end("{}", 2, 2), (size_t)-1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +221,9 @@ int main(void)
 		cmocka_unit_test(json_members),
 		cmocka_unit_test(json_bad_input),
 		cmocka_unit_test(script_lines),
+		cmocka_unit_test(walk_members),
+		cmocka_unit_test(walk_bad_input),
+		cmocka_unit_test(value_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
