@@ -17,6 +17,13 @@ enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
 int pc_cli_format(const char *s);
 struct pc_args;
 struct pc_report;
+struct pc_config;
+
+/* pc_cli_load_config - PATH/.plugcheck.yaml into `cfg` (PC_CONFIG_INIT;
+ * the caller releases it): 0, or 2 (usage) after printing the located
+ * error ("plugcheck: FILE:LINE:COL: ...") to stderr. A missing file is
+ * no error. */
+int pc_cli_load_config(const char *dir, struct pc_config *cfg);
 
 /* Where a report goes: --output FILE (or `-`, standard output) in
  * --format FMT. */

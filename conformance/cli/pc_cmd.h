@@ -134,6 +134,7 @@ void pc_cmd_help(const struct pc_cmd *cmd, const struct pc_contract *contract,
 extern const struct pc_cmd pc_cmd_add;
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_fire;
+extern const struct pc_cmd pc_cmd_guard;
 extern const struct pc_cmd pc_cmd_install_check;
 extern const struct pc_cmd pc_cmd_keygen;
 extern const struct pc_cmd pc_cmd_lint;
