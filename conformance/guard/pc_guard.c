@@ -294,60 +294,74 @@ static bool family_applies(const struct pc_guard_opts *o,
 	return shape_of_point(o, PC_GUARD_WRITE) || shape_of_point(o, PC_GUARD_READ);
 }
 
-/* Every rewrite of every denied seed, family by family, up to the
- * budget (what did not fit is still counted as planned). */
+/* The rewrites of one denied seed by one family. */
+struct cell {
+	const struct pc__gfamily *f;
+	struct pc_guard_family_count *fc;
+	size_t seed;
+	struct pc__gvariants vs;
+};
+
+static void add_variant(struct pc_guard_result *r, const struct cell *c,
+			size_t k)
+{
+	const struct pc__gvariant *v = &c->vs.v[k];
+	const struct pc_guard_seed *sd = &r->seeds[c->seed];
+	const char *tool = v->tool ? v->tool : pc__guard_shape_tool(sd->shape);
+	cJSON *args = v->args ? cJSON_Duplicate(v->args, 1)
+			      : pc__guard_args(sd->shape, v->text);
+	struct pc_guard_try *t = pc__guard_add_try(r, PC_GUARD_T_VARIANT,
+						   c->seed, tool, v->text, args);
+
+	t->family = c->f->name;
+	t->rule = pc_xstrdup(v->rule);
+	c->fc->tried++;
+	cJSON_Delete(args);
+}
+
+/* Every rewrite of every denied seed, up to the budget, in rounds: the
+ * first rewrite of each (family, seed) in family order, then the second,
+ * ... - so that a small budget still tries every family, the likeliest
+ * first. What did not fit is counted as planned. */
 static void plan(struct pc__gsearch *S, size_t nseed_tries)
 {
 	struct pc_guard_result *r = S->r;
 	const struct pc_guard_opts *o = S->o;
-	bool full = false;
+	struct cell *cells = NULL;
+	size_t ncells = 0, most = 0, planned = 0;
 
 	for (size_t fi = 0; fi < pc__guard_nfamilies; fi++) {
 		const struct pc__gfamily *f = &pc__guard_families[fi];
 		struct pc_guard_family_count *fc;
 
 		if ((o->families && !listed(o->families, f->name)) ||
-		    !family_applies(o, f))
+		    !family_applies(o, f) || !(fc = fam_count(r, f->name)))
 			continue;
-		fc = fam_count(r, f->name);
 		for (size_t i = 0; i < nseed_tries; i++) {
-			/* r->tries grows below: keep the index, not a pointer */
-			size_t seed = r->tries[i].seed;
-			const struct pc_guard_seed *sd = &r->seeds[seed];
-			struct pc__gvariants vs = { 0 };
+			struct cell c = { f, fc, r->tries[i].seed, { 0 } };
 
 			if (r->tries[i].role != PC_GUARD_T_SEED ||
 			    !denied(r->tries[i].verdict))
 				continue;
-			family_variants(f, sd, &S->ctx, &vs);
-			for (size_t k = 0; k < vs.n && fc; k++) {
-				const struct pc__gvariant *v = &vs.v[k];
-				const char *tool = v->tool ? v->tool
-							   : pc__guard_shape_tool(sd->shape);
-				cJSON *args = v->args ? cJSON_Duplicate(v->args, 1)
-						      : pc__guard_args(sd->shape, v->text);
-				struct pc_guard_try *t;
-
-				fc->planned++;
-				if (r->ntries >= r->budget) {
-					full = true;
-					cJSON_Delete(args);
-					continue;
-				}
-				t = pc__guard_add_try(r, PC_GUARD_T_VARIANT, seed,
-						      tool, v->text, args);
-				t->family = f->name;
-				t->rule = pc_xstrdup(v->rule);
-				fc->tried++;
-				cJSON_Delete(args);
-			}
-			pc__guard_variants_release(&vs);
+			family_variants(f, &r->seeds[c.seed], &S->ctx, &c.vs);
+			fc->planned += (unsigned)c.vs.n;
+			planned += c.vs.n;
+			most = c.vs.n > most ? c.vs.n : most;
+			cells = pc_xreallocarray(cells, ncells + 1, sizeof(*cells));
+			cells[ncells++] = c;
 		}
 	}
-	if (full && !r->stopped)
+	for (size_t k = 0; k < most; k++)
+		for (size_t i = 0; i < ncells && r->ntries < r->budget; i++)
+			if (k < cells[i].vs.n)
+				add_variant(r, &cells[i], k);
+	if (r->ntries - nseed_tries < planned && !r->stopped)
 		r->stopped = pc_xasprintf(
 			"the budget of %u inputs was spent before every rewrite was tried (--budget N)",
 			r->budget);
+	for (size_t i = 0; i < ncells; i++)
+		pc__guard_variants_release(&cells[i].vs);
+	free(cells);
 }
 
 static bool in_workspace(const char *p)
@@ -406,6 +420,8 @@ int pc_guard_run(const struct pc_guard_opts *o, struct pc_guard_result *r,
 	r->point = pc_xstrdup(pc_hook_point_name((enum pc_hook_point)o->hook));
 	r->hook = o->hook;
 	r->pass_args = h->pass_args;
+	r->workspace = pc_xstrdup(o->workspace);
+	r->home = S.ctx.home ? pc_xstrdup(S.ctx.home) : NULL;
 	r->budget = o->budget ? o->budget : PC_GUARD_BUDGET;
 	collect_seeds(o, r, S.ctx.home);
 	if (!o->plan_only && !preflight(&S))

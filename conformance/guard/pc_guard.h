@@ -134,6 +134,8 @@ struct pc_guard_result {
 	char *point;
 	int hook;
 	bool pass_args;
+	char *workspace;    /* the workspace and HOME the inputs name */
+	char *home;
 	struct pc_guard_seed *seeds;
 	size_t nseeds;
 	struct pc_guard_try *tries;

@@ -120,8 +120,7 @@ static bool expects_deny(const struct pc_step *st)
 {
 	for (size_t i = 0; i < st->nexpects; i++)
 		if (st->expects[i].is_verdict &&
-		    cJSON_IsString(st->expects[i].value) &&
-		    !strcmp(st->expects[i].value->valuestring, "deny"))
+		    cJSON_IsFalse(st->expects[i].value)) /* deny: $.allow false */
 			return true;
 	return false;
 }
@@ -139,8 +138,9 @@ static void file_seeds(const char *dir, const char *rel, int hook,
 		for (size_t i = 0; i < f.nscenarios; i++)
 			for (size_t k = 0; k < f.scenarios[i].nsteps; k++) {
 				const struct pc_step *st = &f.scenarios[i].steps[k];
-				char *sp = st->plugin ? pc_fs_realpath(st->plugin)
-						      : NULL;
+				const char *pd = st->plugin ? st->plugin
+						 : f.plugins.nr ? f.plugins.v[0] : NULL;
+				char *sp = pd ? pc_fs_realpath(pd) : NULL;
 				bool ours = sp && real && !strcmp(sp, real);
 				int shape = st->kind == PC_STEP_FIRE && st->point
 						    ? step_shape(pc_hook_point_parse(st->point),

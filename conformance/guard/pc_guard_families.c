@@ -278,7 +278,7 @@ static bool any_operand_dash(const struct seed *s, const struct pc__gparsed *p)
 {
 	for (size_t i = 0; i < p->na; i++)
 		if (p->a[i].kind == PC_GA_OPERAND &&
-		    s->l.w[p->a[i].word].value[0] == '-')
+		    s->l.w[p->a[i].word].raw[0] == '-')
 			return true;
 	return false;
 }

@@ -331,6 +331,9 @@ cJSON *pc_guard_json(const struct pc_guard_result *r,
 
 	cJSON_AddStringToObject(o, "point", r->point ? r->point : "");
 	cJSON_AddBoolToObject(o, "pass_args", r->pass_args);
+	cJSON_AddStringToObject(o, "workspace", r->workspace ? r->workspace : "");
+	cJSON_AddItemToObject(o, "home", r->home ? cJSON_CreateString(r->home)
+						 : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "budget", pc_serde_number_u64(r->budget));
 	cJSON_AddItemToObject(o, "inputs", pc_serde_number_u64(r->inputs));
 	cJSON_AddItemToObject(o, "exchanges", pc_serde_number_u64(r->exchanges));

@@ -226,8 +226,17 @@ static void unit_run(void *ctx, struct pc_pool_worker *w, size_t u)
 	struct pc_guard_try *t = &b->S->r->tries[b->from + u];
 	char *s;
 
+	/* the caps, in the worker (the clock is the machine's): what is
+	 * handed out after them is sent back not run */
+	if (now_ms() - b->S->t0 > PC_GUARD_TIME_MS ||
+	    b->S->timeouts >= PC_GUARD_MAX_TIMEOUTS) {
+		pc_pool_send(w, "{\"v\":0}", 7);
+		return;
+	}
 	pc_pool_note(w, t->text);
 	pc__guard_judge(b->S, t, b->point_only);
+	if (t->outcome && !strcmp(t->outcome, "timeout"))
+		b->S->timeouts++; /* this worker's count */
 	s = pack(t);
 	pc_pool_send(w, s, strlen(s));
 	free(s);
@@ -255,40 +264,38 @@ static void unit_event(void *ctx, size_t u, const struct pc_pool_event *ev)
 		b->S->r->incomplete = true;
 }
 
-/* Judge tries [from, to): one by one, or `jobs` at a time in workers, in
- * batches so that the caps are checked between them. */
+/* Judge tries [from, to): one by one, or in `jobs` workers at once (one
+ * pool run: starting workers costs more than a firing), the caps checked
+ * before each input. */
 void pc__guard_execute(struct pc__gsearch *S, size_t from, size_t to,
 		       bool point_only)
 {
 	static const struct pc_pool_ops ops = { .run = unit_run,
 						.merge = unit_merge,
 						.event = unit_event };
-	unsigned jobs = S->o->jobs;
-	size_t step = jobs > 1 ? (size_t)jobs * 4 : 1;
+	struct batch b = { S, from, point_only };
+	struct pc_pool_opts po = { .jobs = S->o->jobs, .nunits = to - from,
+				   .ops = &ops, .ctx = &b, .stop = S->o->stop,
+				   .marker = S->o->tmp };
 
-	for (size_t i = from; i < to; i += step) {
-		size_t end = i + step < to ? i + step : to;
-
-		if (stopped(S))
-			return;
-		if (jobs <= 1) {
-			note(S, &S->r->tries[i]);
-			pc__guard_judge(S, &S->r->tries[i], point_only);
-		} else {
-			struct batch b = { S, i, point_only };
-			struct pc_pool_opts po = { .jobs = jobs, .nunits = end - i,
-						   .ops = &ops, .ctx = &b,
-						   .stop = S->o->stop,
-						   .marker = S->o->tmp };
-
-			if (S->o->progress)
-				note(S, &S->r->tries[i]);
-			if (pc_pool_run(&po, NULL) < 0)
-				S->r->incomplete = true;
-		}
-		for (size_t k = i; k < end; k++)
+	if (S->o->jobs > 1 && to > from && !stopped(S)) {
+		if (S->o->progress)
+			note(S, &S->r->tries[from]);
+		if (pc_pool_run(&po, NULL) < 0)
+			S->r->incomplete = true;
+		for (size_t k = from; k < to; k++)
 			if (S->r->tries[k].verdict != PC_GUARD_NOT_RUN)
 				account(S, &S->r->tries[k]);
+		if (to > from && S->r->tries[to - 1].verdict == PC_GUARD_NOT_RUN)
+			stopped(S);
+		return;
+	}
+	for (size_t i = from; i < to; i++) {
+		if (stopped(S))
+			return;
+		note(S, &S->r->tries[i]);
+		pc__guard_judge(S, &S->r->tries[i], point_only);
+		account(S, &S->r->tries[i]);
 	}
 }
 
@@ -339,6 +346,8 @@ void pc_guard_result_release(struct pc_guard_result *r)
 	}
 	free(r->causes);
 	free(r->point);
+	free(r->workspace);
+	free(r->home);
 	free(r->skipped);
 	free(r->stopped);
 	*r = (struct pc_guard_result)PC_GUARD_RESULT_INIT;

@@ -392,10 +392,15 @@ bool pc__guard_model(const struct pc__gline *l, const struct pc__gcmd *c,
 
 		if (l->w[k].kind == PC_GW_REDIR)
 			continue;
-		if (!l->w[k].value || p->na == sizeof(p->a) / sizeof(*p->a))
+		if (p->na == sizeof(p->a) / sizeof(*p->a))
 			return false;
 		*a = (struct pc__garg){ .word = k };
-		if (!model_arg(p->prog, l->w[k].value, done, a))
+		/* a word bash expands is an operand only when its expansion
+		 * cannot start with "-": a tilde prefix gives a path */
+		if (!l->w[k].value && l->w[k].raw[0] == '~')
+			a->kind = PC_GA_OPERAND;
+		else if (!l->w[k].value ||
+			 !model_arg(p->prog, l->w[k].value, done, a))
 			return false;
 		if (a->kind == PC_GA_END ||
 		    (a->kind == PC_GA_OPERAND && !p->prog->permute))

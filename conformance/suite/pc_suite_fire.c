@@ -4,6 +4,7 @@
 
 #include "pc_buf.h"
 #include "pc_fire.h"
+#include "pc_guard.h"
 #include "pc_schema.h"
 #include "pc_serde.h"
 #include "pc_suite_impl.h"
@@ -243,6 +244,11 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	    !pc__suite_stopped(s))
 		probes(s, &pt);
 	pc_fire_point_release(&pt);
+	/* the guard search last, in this unit: a hook that fails or hangs
+	 * on the realistic input is not searched (and not fired twice in
+	 * parallel by two units) */
+	if (ok && pc_guard_is_point(i) && !pc__suite_stopped(s))
+		pc__suite_guard(s, i);
 }
 
 static void fire_tool(struct pc__suite *s, const struct pc_fire_point *pt,

@@ -2,7 +2,7 @@
  * processes (pc_pool.h) and merged into the report in unit order.
  *
  * The units are independent: one hook point (realistic input, latency,
- * probes), the guard search of a blocking pre hook, one tool, one command, the memory round trip, the OAuth
+ * probes, and for a blocking pre hook the guard search), one tool, one command, the memory round trip, the OAuth
  * actions, and the skipped rest of the tools and commands. Each worker
  * keeps its own HOME, workspace and TMPDIR (inside the run's temporary
  * directory, emptied at the start of every unit by
@@ -22,13 +22,11 @@
 
 #include "pc_buf.h"
 #include "pc_fs.h"
-#include "pc_guard.h"
 #include "pc_suite_impl.h"
 #include "pc_xalloc.h"
 
 enum unit_kind {
 	U_HOOK,
-	U_GUARD,
 	U_TOOL,
 	U_TOOLS_SKIPPED,
 	U_COMMAND,
@@ -54,13 +52,9 @@ static size_t make_units(const struct pc__suite *s, struct unit *u)
 	const struct pc_plugin *p = s->p;
 	size_t n = 0;
 
-	for (size_t i = 0; i < PC_HOOK_COUNT; i++) {
-		if (!p->hooks[i].present)
-			continue;
-		u[n++] = (struct unit){ U_HOOK, i };
-		if (pc_guard_is_point((int)i))
-			u[n++] = (struct unit){ U_GUARD, i };
-	}
+	for (size_t i = 0; i < PC_HOOK_COUNT; i++)
+		if (p->hooks[i].present)
+			u[n++] = (struct unit){ U_HOOK, i };
 	for (size_t i = 0; i < p->ntools && i < PC_SUITE_MAX_FIRED; i++)
 		u[n++] = (struct unit){ U_TOOL, i };
 	if (p->ntools > PC_SUITE_MAX_FIRED)
@@ -84,9 +78,6 @@ static char *unit_name(const struct pc__suite *s, const struct unit *u)
 	case U_HOOK:
 		return pc_xasprintf("hook %s",
 				    pc_hook_point_name((enum pc_hook_point)u->index));
-	case U_GUARD:
-		return pc_xasprintf("guard %s",
-				    pc_hook_point_name((enum pc_hook_point)u->index));
 	case U_TOOL:
 		return pc_xasprintf("tool %s", s->p->tools[u->index].name);
 	case U_COMMAND:
@@ -105,9 +96,6 @@ static char *unit_class(const struct pc__suite *s, const struct unit *u)
 	switch (u->kind) {
 	case U_HOOK:
 		return pc_xasprintf("plugcheck.hook.%s",
-				    pc_hook_point_name((enum pc_hook_point)u->index));
-	case U_GUARD:
-		return pc_xasprintf("plugcheck.guard.%s",
 				    pc_hook_point_name((enum pc_hook_point)u->index));
 	case U_TOOL:
 		return pc_xasprintf("plugcheck.tool.%s", s->p->tools[u->index].name);
@@ -164,9 +152,6 @@ static void run_unit(void *ctx, struct pc_pool_worker *w, size_t i)
 	switch (u->kind) {
 	case U_HOOK:
 		pc__suite_hook(s, (int)u->index);
-		break;
-	case U_GUARD:
-		pc__suite_guard(s, (int)u->index);
 		break;
 	case U_TOOL:
 		pc__suite_tool(s, u->index);
@@ -310,7 +295,7 @@ void pc__suite_units(struct pc__suite *s, unsigned jobs)
 						.started = started,
 						.merge = merge,
 						.event = event };
-	struct unit *u = pc_xcalloc(2 * PC_HOOK_COUNT + 2 * PC_SUITE_MAX_FIRED + 4,
+	struct unit *u = pc_xcalloc(PC_HOOK_COUNT + 2 * PC_SUITE_MAX_FIRED + 4,
 				    sizeof(*u));
 	struct units us = { .s = s, .v = u, .n = make_units(s, u) };
 	struct pc_pool_opts po = { .jobs = jobs, .nunits = us.n, .ops = &ops,
