@@ -666,11 +666,6 @@ static void target_rel(struct pc__gvariants *out, const struct seed *s,
 	}
 }
 
-static bool path_like(const char *v)
-{
-	return v[0] == '/' || v[0] == '.' || strchr(v, '/');
-}
-
 /* target - the same file or directory named another way: // and /./ and
  * /../ after the root, // and /./ inside, $HOME, ${HOME}, "$HOME" and
  * the home directory's path for ~, ./ and "$PWD"/ and the workspace's
@@ -679,7 +674,8 @@ static bool path_like(const char *v)
  * root (path_resolution(7)), bash's tilde expansion is $HOME, bash runs
  * in the workspace (whose path has no symlink, so .. of it is its
  * parent). Never for a target whose last component is . or .. (rm
- * refuses those), nor for options' values. */
+ * refuses those), nor for options' values; for a program without a model
+ * (pc_guard_progs.c) only ~ words, which always name a path. */
 static void fam_target(const char *text, const struct pc__gctx *ctx,
 		       struct pc__gvariants *out)
 {
@@ -717,7 +713,10 @@ static void fam_target(const char *text, const struct pc__gctx *ctx,
 				pre = pbuf;
 				v = eq + 1;
 			}
-			if (v[0] == '-' || dot_last(v) || (!model && !path_like(v))) {
+			/* a program without a model may read "/x" as anything
+			 * (a sed script, a URL's path): only ~ is surely a
+			 * path there */
+			if (v[0] == '-' || dot_last(v) || !model) {
 				free(pbuf);
 				continue;
 			}

@@ -50,7 +50,7 @@ char *pc__guard_join(const struct pc__gline *l);
 /* pc__guard_squote - `s` as one single-quoted shell word ('\'' for a
  * quote). New string. */
 char *pc__guard_squote(const char *s);
-/* pc__guard_is_plain_name - `s` is a non-empty word of [A-Za-z0-9._+/:@,%-]
+/* pc__guard_is_plain_name - `s` is a non-empty word of [A-Za-z0-9._+/:@,%=-]
  * that no quoting changes (safe to respell with quotes). */
 bool pc__guard_is_plain_name(const char *s);
 

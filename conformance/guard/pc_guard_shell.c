@@ -281,7 +281,7 @@ bool pc__guard_is_plain_name(const char *s)
 		return false;
 	for (; *s; s++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789._+/:@,%-",
+			    "0123456789._+/:@,%=-",
 			    *s))
 			return false;
 	return true;
