@@ -243,9 +243,12 @@ void pc_guard_print(FILE *out, const struct pc_guard_result *r,
  * or for a tool the point never sees a turn step whose file must stay as
  * it was), naming the plugin directory `plugin_dir` relative to the
  * file's directory, so that `plugcheck run FILE` runs it unchanged on
- * another checkout. The file is replaced; what is written is loaded back
- * (pc_scenario_load) before it is kept. Returns the number of scenarios
- * written (0: none, no file), or PC_EIO / PC_EPARSE with err set. */
+ * another checkout. A bypass whose input names this run's temporary HOME
+ * or workspace is left out (a comment in the file counts them): another
+ * run has other ones. The file is replaced; what is written is loaded
+ * back (pc_scenario_load) before it is kept. Returns the number of
+ * scenarios written (0: none, no file), or PC_EIO / PC_EPARSE with err
+ * set. */
 int pc_guard_save(const char *file, const struct pc_guard_result *r,
 		  const char *plugin_dir, struct pc_err *err);
 

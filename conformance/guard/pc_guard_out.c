@@ -27,14 +27,30 @@ static const char *role_name(enum pc_guard_role r)
 	return r == PC_GUARD_T_SEED ? "seed" : r == PC_GUARD_T_BENIGN ? "benign" : "rewrite";
 }
 
-/* `s` on one line: newlines as \n, other control bytes as \xNN. */
-static void oneline(struct pc_buf *b, const char *s, size_t max)
+/* `s` on one line for a report: newlines as \n, other control bytes as
+ * \xNN, and the run's throwaway HOME and workspace as <HOME> and
+ * <WORKSPACE> (the hooks got the real paths; the JSON tries keep them), so
+ * that a report is the same from run to run. */
+static void oneline(struct pc_buf *b, const struct pc_guard_result *r,
+		    const char *s, size_t max)
 {
+	const char *home = r && r->home && strlen(r->home) > 1 ? r->home : NULL;
+	const char *ws = r && r->workspace && *r->workspace ? r->workspace : NULL;
 	size_t n = 0;
 
-	for (; *s && n < max; s++, n++) {
+	while (*s && n < max) {
 		unsigned char c = (unsigned char)*s;
 
+		if (ws && !strncmp(s, ws, strlen(ws))) {
+			pc_buf_adds(b, "<WORKSPACE>");
+			s += strlen(ws);
+			continue;
+		}
+		if (home && !strncmp(s, home, strlen(home))) {
+			pc_buf_adds(b, "<HOME>");
+			s += strlen(home);
+			continue;
+		}
 		if (c == '\n')
 			pc_buf_adds(b, "\\n");
 		else if (c == '\t')
@@ -43,16 +59,18 @@ static void oneline(struct pc_buf *b, const char *s, size_t max)
 			pc_buf_addf(b, "\\x%02x", c);
 		else
 			pc_buf_addch(b, (char)c);
+		s++;
+		n++;
 	}
 	if (*s)
 		pc_buf_adds(b, "...");
 }
 
-static char *shown(const char *s, size_t max)
+static char *shown(const struct pc_guard_result *r, const char *s, size_t max)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 
-	oneline(&b, s, max);
+	oneline(&b, r, s, max);
 	return pc_buf_detach(&b, NULL);
 }
 
@@ -62,7 +80,7 @@ static char *input_name(const struct pc_guard_result *r,
 			const struct pc_guard_try *t, size_t max)
 {
 	const struct pc_guard_seed *sd = &r->seeds[t->seed];
-	char *s = shown(t->text, max), *n;
+	char *s = shown(r, t->text, max), *n;
 
 	if (!strcmp(t->tool, pc__guard_shape_tool(sd->shape)))
 		return s;
@@ -98,12 +116,12 @@ static void seeds_case(const struct pc_guard_result *r,
 		if (t->role != (benign ? PC_GUARD_T_BENIGN : PC_GUARD_T_SEED))
 			continue;
 		pc_buf_addf(&out, "%-8s ", verdict_name(t->verdict));
-		oneline(&out, t->text, 200);
+		oneline(&out, r, t->text, 200);
 		pc_buf_addf(&out, "  (%s, %s)\n", r->seeds[t->seed].origin,
 			    pc_guard_shape_name(r->seeds[t->seed].shape));
 		if (n < 4) {
 			pc_buf_adds(&list, n ? ", " : "");
-			oneline(&list, t->text, 60);
+			oneline(&list, r, t->text, 60);
 		}
 		n++;
 	}
@@ -152,7 +170,7 @@ static void seeds_case(const struct pc_guard_result *r,
 		if (t->role != PC_GUARD_T_BENIGN || t->verdict != PC_GUARD_DENY)
 			continue;
 		w = where_of(r, t);
-		txt = shown(t->text, 200);
+		txt = shown(r, t->text, 200);
 		pc_report_find(rep, c, "PC-GUARD-005", "plugin.json", w,
 			       "%s denies the benign look-alike `%s` (reason: \"%s\")",
 			       r->point, txt, t->reason ? t->reason : "");
@@ -219,7 +237,7 @@ static void family_case(const struct pc_guard_result *r,
 			continue;
 		n = input_name(r, t, 200);
 		pc_buf_addf(&out, "%-8s %s  (of `", verdict_name(t->verdict), n);
-		oneline(&out, r->seeds[t->seed].text, 80);
+		oneline(&out, r, r->seeds[t->seed].text, 80);
 		pc_buf_addf(&out, "`: %s)\n", t->rule);
 		free(n);
 	}
@@ -242,7 +260,7 @@ static void family_case(const struct pc_guard_result *r,
 			continue;
 		w = where_of(r, t);
 		n = input_name(r, t, 300);
-		seed = shown(r->seeds[t->seed].text, 120);
+		seed = shown(r, r->seeds[t->seed].text, 120);
 		pc_report_find(rep, c, "PC-GUARD-004", "plugin.json", w,
 			       "%s allows `%s` (family %s: %s), a rewrite of `%s` (%s), which it denies%s%s%s",
 			       r->point, n, t->family, t->rule, seed,
@@ -395,9 +413,10 @@ cJSON *pc_guard_json(const struct pc_guard_result *r,
 
 /* ---- people ---- */
 
-static void put(FILE *out, const char *s, size_t max)
+static void put(FILE *out, const struct pc_guard_result *r, const char *s,
+		size_t max)
 {
-	char *t = shown(s, max);
+	char *t = shown(r, s, max);
 
 	fputs(t, out);
 	free(t);
@@ -417,7 +436,7 @@ static void print_tries(FILE *out, const struct pc_guard_result *r,
 			fprintf(out, "%s:\n", title);
 		any = true;
 		fprintf(out, "  %-8s ", verdict_name(t->verdict));
-		put(out, t->text, 120);
+		put(out, r, t->text, 120);
 		fprintf(out, "  (%s)\n", r->seeds[t->seed].origin);
 	}
 }
@@ -454,11 +473,11 @@ void pc_guard_print(FILE *out, const struct pc_guard_result *r,
 		fprintf(out, "  %s%-9s%s %s\n", color ? "\033[31m" : "", t->family,
 			color ? "\033[0m" : "", n);
 		fputs("            of `", out);
-		put(out, r->seeds[t->seed].text, 120);
+		put(out, r, r->seeds[t->seed].text, 120);
 		fprintf(out, "`: %s\n", t->rule);
 		if (t->demo) {
 			fputs("            ", out);
-			put(out, t->demo, 600);
+			put(out, r, t->demo, 600);
 			fputc('\n', out);
 		}
 		free(n);
@@ -476,7 +495,7 @@ void pc_guard_print(FILE *out, const struct pc_guard_result *r,
 				continue;
 			fprintf(out, "%s %s %s: ", pc_severity_name(f->rule->severity),
 				f->rule->id, f->where);
-			put(out, f->message, 2000);
+			put(out, r, f->message, 2000);
 			fputc('\n', out);
 		}
 }

@@ -147,6 +147,12 @@ static int scenario(struct pc_buf *b, const struct pc_guard_result *r,
 	return 1;
 }
 
+static bool names_run_dirs(const struct pc_guard_result *r, const char *s)
+{
+	return (r->workspace && *r->workspace && strstr(s, r->workspace)) ||
+	       (r->home && strlen(r->home) > 1 && strstr(s, r->home));
+}
+
 int pc_guard_save(const char *file, const struct pc_guard_result *r,
 		  const char *plugin_dir, struct pc_err *err)
 {
@@ -154,16 +160,30 @@ int pc_guard_save(const char *file, const struct pc_guard_result *r,
 	struct pc_scenario_file f = PC_SCENARIO_FILE_INIT;
 	struct pc_err lerr = PC_ERR_INIT;
 	char *plug = plugin_entry(file, plugin_dir);
-	int n = 0, rc;
+	int n = 0, skipped = 0, rc;
 
 	pc_buf_adds(&b, "# Bypasses found by `plugcheck guard`: each expects the deny, so it\n"
 			"# fails until the guard is fixed (docs/guard.md).\nplugcheck: 1\nplugins: [");
 	jstr(&b, plug);
 	pc_buf_adds(&b, "]\nscenarios:\n");
-	for (size_t i = 0; i < r->ntries; i++)
-		if (r->tries[i].role == PC_GUARD_T_VARIANT &&
-		    r->tries[i].verdict == PC_GUARD_ALLOW)
-			n += scenario(&b, r, &r->tries[i], n + 1);
+	for (size_t i = 0; i < r->ntries; i++) {
+		const struct pc_guard_try *t = &r->tries[i];
+
+		if (t->role != PC_GUARD_T_VARIANT || t->verdict != PC_GUARD_ALLOW)
+			continue;
+		/* this run's throwaway HOME and workspace are not another
+		 * run's: such an input would not be the same call there */
+		if (names_run_dirs(r, t->args) ||
+		    names_run_dirs(r, r->seeds[t->seed].text)) {
+			skipped++;
+			continue;
+		}
+		n += scenario(&b, r, t, n + 1);
+	}
+	if (skipped)
+		pc_buf_addf(&b, "# %d more bypass(es) not saved: they name this run's temporary HOME or\n"
+				"# workspace, which a scenario run does not have (plugcheck guard shows them).\n",
+			    skipped);
 	free(plug);
 	if (!n) {
 		pc_buf_release(&b);
