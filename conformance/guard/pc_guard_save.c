@@ -147,10 +147,18 @@ static int scenario(struct pc_buf *b, const struct pc_guard_result *r,
 	return 1;
 }
 
+/* `s` names this run's HOME or workspace: by path, or out of the
+ * workspace and back in by its name (../NAME/). */
 static bool names_run_dirs(const struct pc_guard_result *r, const char *s)
 {
-	return (r->workspace && *r->workspace && strstr(s, r->workspace)) ||
-	       (r->home && strlen(r->home) > 1 && strstr(s, r->home));
+	const char *base = r->workspace ? strrchr(r->workspace, '/') : NULL;
+	char *back = base && base[1] ? pc_xasprintf("../%s/", base + 1) : NULL;
+	bool yes = (r->workspace && *r->workspace && strstr(s, r->workspace)) ||
+		   (r->home && strlen(r->home) > 1 && strstr(s, r->home)) ||
+		   (back && strstr(s, back));
+
+	free(back);
+	return yes;
 }
 
 int pc_guard_save(const char *file, const struct pc_guard_result *r,

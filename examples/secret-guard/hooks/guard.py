@@ -477,6 +477,8 @@ def judge_program(words, ws, from_stdin):
     if why:
         return why
     if name == "dd":
+        if from_stdin:
+            return "a dd whose operands are read from stdin"
         for a in args:
             if a is UNKNOWN or (a.startswith("of=") and under(resolve(a[3:], ws), "/dev")):
                 return "a raw write to a device"
