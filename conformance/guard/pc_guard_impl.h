@@ -13,6 +13,7 @@
 #include "pc_fire.h"
 #include "pc_guard.h"
 #include "pc_guard_progs.h"
+#include "pc_strvec.h"
 
 /* ---- shell words (pc_guard_shell.c) ---- */
 
@@ -126,6 +127,41 @@ void pc__guard_variant_add(struct pc__gvariants *vs, const char *seed,
 
 typedef void (*pc__gfamily_fn)(const char *seed, const struct pc__gctx *c,
 			       struct pc__gvariants *out);
+
+/* A seed as the command families see it: its line and simple commands. */
+#define PC__GSEED_MAX_CMDS 16
+struct pc__gseed {
+	const char *text;
+	struct pc__gline l;
+	struct pc__gcmd c[PC__GSEED_MAX_CMDS];
+	size_t nc;
+};
+
+/* pc__gseed_parse - parse `text` (borrowed) into `s`; release with
+ * pc__guard_line_release(&s->l). */
+void pc__gseed_parse(struct pc__gseed *s, const char *text);
+/* pc__gseed_emit - add the seed with command `c`'s words replaced by
+ * `w` as a rewrite by `rule`. */
+void pc__gseed_emit(struct pc__gvariants *out, const struct pc__gseed *s,
+		    const struct pc__gcmd *c, const struct pc_strvec *w,
+		    const char *rule);
+
+/* The command families of pc_guard_words.c (each says why it is
+ * equivalent). */
+void pc__guard_fam_quote(const char *seed, const struct pc__gctx *c,
+			 struct pc__gvariants *out);
+void pc__guard_fam_wrap(const char *seed, const struct pc__gctx *c,
+			struct pc__gvariants *out);
+void pc__guard_fam_chain(const char *seed, const struct pc__gctx *c,
+			 struct pc__gvariants *out);
+void pc__guard_fam_target(const char *seed, const struct pc__gctx *c,
+			  struct pc__gvariants *out);
+void pc__guard_fam_abspath(const char *seed, const struct pc__gctx *c,
+			   struct pc__gvariants *out);
+void pc__guard_fam_prefix(const char *seed, const struct pc__gctx *c,
+			  struct pc__gvariants *out);
+void pc__guard_fam_space(const char *seed, const struct pc__gctx *c,
+			 struct pc__gvariants *out);
 
 struct pc__gfamily {
 	const char *name;
