@@ -271,6 +271,25 @@ static bool any_operand_dash(const struct pc__gseed *s, const struct pc__gparsed
 	return false;
 }
 
+/* Call `fn` for each simple command of `text` its model explains. */
+static void each_model(const char *text, struct pc__gvariants *out,
+		       void (*fn)(struct pc__gvariants *out,
+				  const struct pc__gseed *s,
+				  const struct pc__gcmd *c,
+				  const struct pc__gparsed *p))
+{
+	struct pc__gseed s;
+
+	pc__gseed_parse(&s, text);
+	for (size_t k = 0; k < s.nc; k++) {
+		struct pc__gparsed p;
+
+		if (pc__guard_model(&s.l, &s.c[k], &p))
+			fn(out, &s, &s.c[k], &p);
+	}
+	pc__guard_line_release(&s.l);
+}
+
 /* flags - split, bundle and reorder short options, use a letter's
  * synonym, move options after the operands. Equivalent: getopt (and
  * git's parse-options) reads "-rf", "-r -f" and "-fr" as the same two
@@ -278,49 +297,44 @@ static bool any_operand_dash(const struct pc__gseed *s, const struct pc__gparsed
  * POSIXLY_CORRECT (not in the host's environment) GNU getopt permutes,
  * so options after operands still are options. Only for programs
  * modelled in pc_guard_progs.c, only where every argument parses. */
+static void flags_of(struct pc__gvariants *out, const struct pc__gseed *s,
+		     const struct pc__gcmd *c, const struct pc__gparsed *p)
+{
+	size_t letters = count(p, PC_GA_SHORT), words = 0;
+
+	if (p->prog->keyed) {
+		keyed_reverse(out, s, c, p);
+		return;
+	}
+	for (size_t i = 0; i < p->na; i++)
+		words += p->a[i].kind == PC_GA_SHORT;
+	if (letters > words)
+		respell(out, s, c, p, SP_SPLIT, false, false,
+			"one short option per word");
+	if (words > 1)
+		respell(out, s, c, p, SP_BUNDLE, false, false,
+			"the short options in one word");
+	if (letters > 1)
+		respell(out, s, c, p, SP_REVERSE, false, false,
+			"the short options in another order");
+	respell(out, s, c, p, SP_SYNONYM, false, false,
+		"a letter's synonym (same option)");
+	if (p->prog->permute && !count(p, PC_GA_END) &&
+	    count(p, PC_GA_OPERAND) && (letters || count(p, PC_GA_LONG)) &&
+	    !any_operand_dash(s, p)) {
+		respell(out, s, c, p, SP_ASIS, false, true,
+			"the options after the operands");
+		if (letters > 1)
+			respell(out, s, c, p, SP_SPLIT, false, true,
+				"the options split, after the operands");
+	}
+}
+
 static void fam_flags(const char *text, const struct pc__gctx *ctx,
 		      struct pc__gvariants *out)
 {
-	struct pc__gseed s;
-
 	(void)ctx;
-	pc__gseed_parse(&s, text);
-	for (size_t k = 0; k < s.nc; k++) {
-		struct pc__gparsed p;
-		size_t letters, words;
-
-		if (!pc__guard_model(&s.l, &s.c[k], &p))
-			continue;
-		if (p.prog->keyed) {
-			keyed_reverse(out, &s, &s.c[k], &p);
-			continue;
-		}
-		letters = count(&p, PC_GA_SHORT);
-		words = 0;
-		for (size_t i = 0; i < p.na; i++)
-			words += p.a[i].kind == PC_GA_SHORT;
-		if (letters > words)
-			respell(out, &s, &s.c[k], &p, SP_SPLIT, false, false,
-				"one short option per word");
-		if (words > 1)
-			respell(out, &s, &s.c[k], &p, SP_BUNDLE, false, false,
-				"the short options in one word");
-		if (letters > 1)
-			respell(out, &s, &s.c[k], &p, SP_REVERSE, false, false,
-				"the short options in another order");
-		respell(out, &s, &s.c[k], &p, SP_SYNONYM, false, false,
-			"a letter's synonym (same option)");
-		if (p.prog->permute && !count(&p, PC_GA_END) &&
-		    count(&p, PC_GA_OPERAND) && (letters || count(&p, PC_GA_LONG)) &&
-		    !any_operand_dash(&s, &p)) {
-			respell(out, &s, &s.c[k], &p, SP_ASIS, false, true,
-				"the options after the operands");
-			if (letters > 1)
-				respell(out, &s, &s.c[k], &p, SP_SPLIT, false, true,
-					"the options split, after the operands");
-		}
-	}
-	pc__guard_line_release(&s.l);
+	each_model(text, out, flags_of);
 }
 
 /* long - long option names for short ones and back, and (for programs
@@ -328,54 +342,47 @@ static void fam_flags(const char *text, const struct pc__gctx *ctx,
  * Equivalent: each pair is the same entry of the program's option table;
  * getopt_long takes a prefix that matches one long option as that
  * option. */
+static void long_of_cmd(struct pc__gvariants *out, const struct pc__gseed *s,
+			const struct pc__gcmd *c, const struct pc__gparsed *p)
+{
+	if (p->prog->keyed)
+		return;
+	respell(out, s, c, p, SP_LONG, false, false, "long option names");
+	respell(out, s, c, p, SP_LONG1, false, false,
+		"one option by its long name");
+	respell(out, s, c, p, SP_SHORT, false, false,
+		"short letters for long names");
+	if (p->prog->abbrev) {
+		respell(out, s, c, p, SP_ABBREV, false, false,
+			"long names cut to their shortest unique prefix");
+		respell(out, s, c, p, SP_ABBREV4, false, false,
+			"long names cut to four letters");
+	}
+}
+
 static void fam_long(const char *text, const struct pc__gctx *ctx,
 		     struct pc__gvariants *out)
 {
-	struct pc__gseed s;
-
 	(void)ctx;
-	pc__gseed_parse(&s, text);
-	for (size_t k = 0; k < s.nc; k++) {
-		struct pc__gparsed p;
-
-		if (!pc__guard_model(&s.l, &s.c[k], &p) || p.prog->keyed)
-			continue;
-		respell(out, &s, &s.c[k], &p, SP_LONG, false, false,
-			"long option names");
-		respell(out, &s, &s.c[k], &p, SP_LONG1, false, false,
-			"one option by its long name");
-		respell(out, &s, &s.c[k], &p, SP_SHORT, false, false,
-			"short letters for long names");
-		if (p.prog->abbrev) {
-			respell(out, &s, &s.c[k], &p, SP_ABBREV, false, false,
-				"long names cut to their shortest unique prefix");
-			respell(out, &s, &s.c[k], &p, SP_ABBREV4, false, false,
-				"long names cut to four letters");
-		}
-	}
-	pc__guard_line_release(&s.l);
+	each_model(text, out, long_of_cmd);
 }
 
 /* endopts - "--" between the options and the operands. Equivalent:
  * "--" only ends option parsing, and no operand starts with "-". */
+static void endopts_of(struct pc__gvariants *out, const struct pc__gseed *s,
+		       const struct pc__gcmd *c, const struct pc__gparsed *p)
+{
+	if (p->prog->endopts && !count(p, PC_GA_END) &&
+	    count(p, PC_GA_OPERAND) && !any_operand_dash(s, p))
+		respell(out, s, c, p, SP_ASIS, true, false,
+			"\"--\" before the operands");
+}
+
 static void fam_endopts(const char *text, const struct pc__gctx *ctx,
 			struct pc__gvariants *out)
 {
-	struct pc__gseed s;
-
 	(void)ctx;
-	pc__gseed_parse(&s, text);
-	for (size_t k = 0; k < s.nc; k++) {
-		struct pc__gparsed p;
-
-		if (!pc__guard_model(&s.l, &s.c[k], &p) || !p.prog->endopts ||
-		    count(&p, PC_GA_END) || !count(&p, PC_GA_OPERAND) ||
-		    any_operand_dash(&s, &p))
-			continue;
-		respell(out, &s, &s.c[k], &p, SP_ASIS, true, false,
-			"\"--\" before the operands");
-	}
-	pc__guard_line_release(&s.l);
+	each_model(text, out, endopts_of);
 }
 
 static void fam_tool(const char *seed, const struct pc__gctx *c,

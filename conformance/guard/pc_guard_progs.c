@@ -161,3 +161,17 @@ bool pc_guard_prog_prefix_unique(const struct pc_guard_prog *p,
 			hits++;
 	return hits == 1;
 }
+
+bool pc_guard_last_is_dot(const char *v)
+{
+	size_t n = strlen(v);
+	const char *b;
+
+	while (n > 1 && v[n - 1] == '/')
+		n--;
+	b = v + n;
+	while (b > v && b[-1] != '/')
+		b--;
+	return (v + n - b == 1 && b[0] == '.') ||
+	       (v + n - b == 2 && b[0] == '.' && b[1] == '.');
+}

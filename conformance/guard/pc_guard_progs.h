@@ -69,4 +69,9 @@ const struct pc_guard_popt *pc_guard_prog_long(const struct pc_guard_prog *p,
 bool pc_guard_prog_prefix_unique(const struct pc_guard_prog *p,
 				 const char *name, size_t n);
 
+/* pc_guard_last_is_dot - the last component of path `v` (trailing
+ * slashes aside) is "." or "..": rm refuses such an operand, so no
+ * respelling of it is the same request. */
+bool pc_guard_last_is_dot(const char *v);
+
 #endif

@@ -5,6 +5,7 @@
  * why it is). */
 #include <sys/stat.h>
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,23 @@
 #include "pc_fs.h"
 #include "pc_guard_impl.h"
 #include "pc_xalloc.h"
+
+/* Add the rewrite printf(fmt, ...) of `seed`, made by `rule`. */
+static void addf(struct pc__gvariants *out, const char *seed, const char *rule,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void addf(struct pc__gvariants *out, const char *seed, const char *rule,
+		 const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pc__guard_variant_add(out, seed, pc_buf_cstr(&b), rule, NULL, NULL);
+	pc_buf_release(&b);
+}
 
 /* The word `i` of `c` replaced by `raw` (new string). */
 static void emit_word(struct pc__gvariants *out, const struct pc__gseed *s,
@@ -27,38 +45,51 @@ static void emit_word(struct pc__gvariants *out, const struct pc__gseed *s,
 	pc_strvec_release(&w);
 }
 
+/* Where a respelt word goes: word `i` of command `c` of seed `s`, after
+ * the prefix `pre` (dd's "of="). */
+struct at {
+	struct pc__gvariants *out;
+	const struct pc__gseed *s;
+	const struct pc__gcmd *c;
+	size_t i;
+	const char *pre;
+};
+
+/* The rewrite with that word replaced by pre + printf(fmt, ...). */
+static void wordf(const struct at *a, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void wordf(const struct at *a, const char *rule, const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	pc_buf_adds(&b, a->pre ? a->pre : "");
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	emit_word(a->out, a->s, a->c, a->i, pc_buf_cstr(&b), rule);
+	pc_buf_release(&b);
+}
+
 static void quote_word(struct pc__gvariants *out, const struct pc__gseed *s,
 		       const struct pc__gcmd *c, size_t i, bool all)
 {
+	const struct at a = { out, s, c, i, NULL };
 	const char *v = s->l.w[i].raw;
-	char *q;
 
 	if (!s->l.w[i].value || strcmp(v, s->l.w[i].value) ||
 	    !pc__guard_is_plain_name(v))
 		return;
-	q = pc_xasprintf("'%s'", v);
-	emit_word(out, s, c, i, q, "the word in single quotes");
-	free(q);
-	q = pc_xasprintf("\"%s\"", v);
-	emit_word(out, s, c, i, q, "the word in double quotes");
-	free(q);
+	wordf(&a, "the word in single quotes", "'%s'", v);
+	wordf(&a, "the word in double quotes", "\"%s\"", v);
 	if (!all || strlen(v) < 2)
 		return;
-	q = pc_xasprintf("\\%s", v);
-	emit_word(out, s, c, i, q, "a backslash before the word");
-	free(q);
-	q = pc_xasprintf("%c''%s", v[0], v + 1);
-	emit_word(out, s, c, i, q, "an empty quoted string inside the word");
-	free(q);
-	q = pc_xasprintf("%c\"\"%s", v[0], v + 1);
-	emit_word(out, s, c, i, q, "empty double quotes inside the word");
-	free(q);
-	q = pc_xasprintf("%c\\%s", v[0], v + 1);
-	emit_word(out, s, c, i, q, "a backslash inside the word");
-	free(q);
-	q = pc_xasprintf("$'%s'", v);
-	emit_word(out, s, c, i, q, "ANSI-C quoting ($'...')");
-	free(q);
+	wordf(&a, "a backslash before the word", "\\%s", v);
+	wordf(&a, "an empty quoted string inside the word", "%c''%s", v[0], v + 1);
+	wordf(&a, "empty double quotes inside the word", "%c\"\"%s", v[0], v + 1);
+	wordf(&a, "a backslash inside the word", "%c\\%s", v[0], v + 1);
+	wordf(&a, "ANSI-C quoting ($'...')", "$'%s'", v);
 }
 
 /* quote - quoting that bash removes before the program sees its argv:
@@ -101,26 +132,17 @@ void pc__guard_fam_wrap(const char *text, const struct pc__gctx *ctx,
 		     struct pc__gvariants *out)
 {
 	struct pc__gline l;
-	char *q = pc__guard_squote(text), *v;
+	char *q = pc__guard_squote(text);
 
 	(void)ctx;
 	pc__guard_parse(text, &l);
-	v = pc_xasprintf("bash -c %s", q);
-	pc__guard_variant_add(out, text, v, "run by bash -c", NULL, NULL);
-	free(v);
+	addf(out, text, "run by bash -c", "bash -c %s", q);
 	if (!l.opaque && !strstr(text, "|&") && !strstr(text, "$'")) {
-		v = pc_xasprintf("sh -c %s", q);
-		pc__guard_variant_add(out, text, v, "run by sh -c", NULL, NULL);
-		free(v);
+		addf(out, text, "run by sh -c", "sh -c %s", q);
 	}
-	v = pc_xasprintf("eval %s", q);
-	pc__guard_variant_add(out, text, v, "run by eval", NULL, NULL);
-	free(v);
+	addf(out, text, "run by eval", "eval %s", q);
 	if (!strpbrk(text, "\"$`\\!")) {
-		v = pc_xasprintf("bash -c \"%s\"", text);
-		pc__guard_variant_add(out, text, v, "run by bash -c, double-quoted",
-				      NULL, NULL);
-		free(v);
+		addf(out, text, "run by bash -c, double-quoted", "bash -c \"%s\"", text);
 	}
 	pc__guard_line_release(&l);
 	free(q);
@@ -135,158 +157,75 @@ void pc__guard_fam_wrap(const char *text, const struct pc__gctx *ctx,
  * newline forms are used when X ends in & or the line is not understood
  * (a trailing comment would swallow the closing word). */
 void pc__guard_fam_chain(const char *text, const struct pc__gctx *ctx,
-		      struct pc__gvariants *out)
+			 struct pc__gvariants *out)
 {
 	struct pc__gline l;
 	size_t n = strlen(text);
 	bool nl;
-	char *v;
 
 	(void)ctx;
 	pc__guard_parse(text, &l);
 	nl = l.opaque || (n && (text[n - 1] == '&' || text[n - 1] == '\n'));
-	v = pc_xasprintf("true && %s", text);
-	pc__guard_variant_add(out, text, v, "after true &&", NULL, NULL);
-	free(v);
-	v = pc_xasprintf("true; %s", text);
-	pc__guard_variant_add(out, text, v, "after true;", NULL, NULL);
-	free(v);
-	v = pc_xasprintf("false || %s", text);
-	pc__guard_variant_add(out, text, v, "after false ||", NULL, NULL);
-	free(v);
-	v = pc_xasprintf("true\n%s", text);
-	pc__guard_variant_add(out, text, v, "on the line after another command",
-			      NULL, NULL);
-	free(v);
-	v = nl ? pc_xasprintf("(\n%s\n)", text) : pc_xasprintf("( %s )", text);
-	pc__guard_variant_add(out, text, v, "in a subshell", NULL, NULL);
-	free(v);
-	v = nl ? pc_xasprintf("{\n%s\n}", text) : pc_xasprintf("{ %s; }", text);
-	pc__guard_variant_add(out, text, v, "in a { } group", NULL, NULL);
-	free(v);
-	v = nl ? pc_xasprintf("if true; then\n%s\nfi", text)
-	       : pc_xasprintf("if true; then %s; fi", text);
-	pc__guard_variant_add(out, text, v, "inside if true; then ...; fi", NULL,
-			      NULL);
-	free(v);
+	addf(out, text, "after true &&", "true && %s", text);
+	addf(out, text, "after true;", "true; %s", text);
+	addf(out, text, "after false ||", "false || %s", text);
+	addf(out, text, "on the line after another command", "true\n%s", text);
+	addf(out, text, "in a subshell", nl ? "(\n%s\n)" : "( %s )", text);
+	addf(out, text, "in a { } group", nl ? "{\n%s\n}" : "{ %s; }", text);
+	addf(out, text, "inside if true; then ...; fi",
+	     nl ? "if true; then\n%s\nfi" : "if true; then %s; fi", text);
 	pc__guard_line_release(&l);
 }
 
-/* The last path component of `v` is "." or ".." (rm refuses those, so
- * no respelling of them is the same request). */
-static bool dot_last(const char *v)
-{
-	size_t n = strlen(v);
-	const char *b;
-
-	while (n > 1 && v[n - 1] == '/')
-		n--;
-	b = v + n;
-	while (b > v && b[-1] != '/')
-		b--;
-	return (v + n - b == 1 && b[0] == '.') ||
-	       (v + n - b == 2 && b[0] == '.' && b[1] == '.');
-}
-
-static void emit_target(struct pc__gvariants *out, const struct pc__gseed *s,
-			const struct pc__gcmd *c, size_t i, const char *pre,
-			const char *raw, const char *rule)
-{
-	char *w = pc_xasprintf("%s%s", pre, raw);
-
-	emit_word(out, s, c, i, w, rule);
-	free(w);
-}
-
 /* Respellings of an absolute path `v` (plain). */
-static void target_abs(struct pc__gvariants *out, const struct pc__gseed *s,
-		       const struct pc__gcmd *c, size_t i, const char *pre,
-		       const char *v)
+static void target_abs(const struct at *a, const char *v)
 {
 	const char *slash = strchr(v + 1, '/');
-	char *t;
+	int n = slash ? (int)(slash - v) : 0;
 
-	emit_target(out, s, c, i, pre, (t = pc_xasprintf("/%s", v)),
-		    "a doubled leading slash");
-	free(t);
+	wordf(a, "a doubled leading slash", "/%s", v);
 	if (!v[1]) {
-		emit_target(out, s, c, i, pre, "///", "three slashes for /");
+		wordf(a, "three slashes for /", "///");
 		return;
 	}
-	emit_target(out, s, c, i, pre, (t = pc_xasprintf("/.%s", v)),
-		    "a /./ after the root");
-	free(t);
-	emit_target(out, s, c, i, pre, (t = pc_xasprintf("/..%s", v)),
-		    "a /../ after the root (the root's parent is the root)");
-	free(t);
+	wordf(a, "a /./ after the root", "/.%s", v);
+	wordf(a, "a /../ after the root (the root's parent is the root)", "/..%s", v);
 	if (slash && slash[1]) {
-		t = pc_xasprintf("%.*s//%s", (int)(slash - v), v, slash + 1);
-		emit_target(out, s, c, i, pre, t, "a doubled slash inside");
-		free(t);
-		t = pc_xasprintf("%.*s/./%s", (int)(slash - v), v, slash + 1);
-		emit_target(out, s, c, i, pre, t, "a /./ inside");
-		free(t);
+		wordf(a, "a doubled slash inside", "%.*s//%s", n, v, slash + 1);
+		wordf(a, "a /./ inside", "%.*s/./%s", n, v, slash + 1);
 	}
 }
 
 /* Respellings of "~" or "~/rest" (raw, unquoted). */
-static void target_home(struct pc__gvariants *out, const struct pc__gseed *s,
-			const struct pc__gcmd *c, size_t i, const char *raw,
-			const char *home)
+static void target_home(const struct at *a, const char *raw, const char *home)
 {
 	const char *rest = raw + 1; /* "" or "/..." */
-	char *t;
 
-	emit_target(out, s, c, i, "", (t = pc_xasprintf("$HOME%s", rest)),
-		    "$HOME for ~");
-	free(t);
-	emit_target(out, s, c, i, "", (t = pc_xasprintf("${HOME}%s", rest)),
-		    "${HOME} for ~");
-	free(t);
-	emit_target(out, s, c, i, "", (t = pc_xasprintf("\"$HOME\"%s", rest)),
-		    "\"$HOME\" for ~");
-	free(t);
-	if (home && pc__guard_is_plain_name(home)) {
-		emit_target(out, s, c, i, "", (t = pc_xasprintf("%s%s", home, rest)),
-			    "the home directory's absolute path for ~");
-		free(t);
-	}
-	if (!*rest)
-		emit_target(out, s, c, i, "", "~/", "~/ for ~");
-	else if (rest[1]) {
-		emit_target(out, s, c, i, "", (t = pc_xasprintf("~/.%s", rest)),
-			    "a /./ after ~");
-		free(t);
-		emit_target(out, s, c, i, "", (t = pc_xasprintf("~/%s", rest)),
-			    "a doubled slash after ~");
-		free(t);
+	wordf(a, "$HOME for ~", "$HOME%s", rest);
+	wordf(a, "${HOME} for ~", "${HOME}%s", rest);
+	wordf(a, "\"$HOME\" for ~", "\"$HOME\"%s", rest);
+	if (home && pc__guard_is_plain_name(home))
+		wordf(a, "the home directory's absolute path for ~", "%s%s", home, rest);
+	if (!*rest) {
+		wordf(a, "~/ for ~", "~/");
+	} else if (rest[1]) {
+		wordf(a, "a /./ after ~", "~/.%s", rest);
+		wordf(a, "a doubled slash after ~", "~/%s", rest);
 	}
 }
 
 /* Respellings of a relative path `v` (plain) from the workspace. */
-static void target_rel(struct pc__gvariants *out, const struct pc__gseed *s,
-		       const struct pc__gcmd *c, size_t i, const char *pre,
-		       const char *v, const char *ws)
+static void target_rel(const struct at *a, const char *v, const char *ws)
 {
 	const char *base = ws ? strrchr(ws, '/') : NULL;
-	char *t;
 
-	emit_target(out, s, c, i, pre, (t = pc_xasprintf("./%s", v)),
-		    "./ before the relative path");
-	free(t);
-	emit_target(out, s, c, i, pre, (t = pc_xasprintf("\"$PWD\"/%s", v)),
-		    "\"$PWD\"/ before the relative path");
-	free(t);
+	wordf(a, "./ before the relative path", "./%s", v);
+	wordf(a, "\"$PWD\"/ before the relative path", "\"$PWD\"/%s", v);
 	if (ws && pc__guard_is_plain_name(ws)) {
-		emit_target(out, s, c, i, pre, (t = pc_xasprintf("%s/%s", ws, v)),
-			    "the workspace's absolute path");
-		free(t);
-		if (base && base[1]) {
-			t = pc_xasprintf("../%s/%s", base + 1, v);
-			emit_target(out, s, c, i, pre, t,
-				    "out of the workspace and back in (../WS/)");
-			free(t);
-		}
+		wordf(a, "the workspace's absolute path", "%s/%s", ws, v);
+		if (base && base[1])
+			wordf(a, "out of the workspace and back in (../WS/)",
+			      "../%s/%s", base + 1, v);
 	}
 }
 
@@ -300,56 +239,59 @@ static void target_rel(struct pc__gvariants *out, const struct pc__gseed *s,
  * parent). Never for a target whose last component is . or .. (rm
  * refuses those), nor for options' values; for a program without a model
  * (pc_guard_progs.c) only ~ words, which always name a path. */
+/* Word `a->i` is an operand of its command (any word, without a model). */
+static bool is_operand(const struct at *a, bool model, const struct pc__gparsed *p)
+{
+	for (size_t k = 0; model && k < p->na; k++)
+		if (p->a[k].word == a->i)
+			return p->a[k].kind == PC_GA_OPERAND;
+	return !model;
+}
+
+static void target_word(struct at *a, bool model, const struct pc__gparsed *p,
+			const struct pc__gctx *ctx)
+{
+	const struct pc__gword *w = &a->s->l.w[a->i];
+	const char *v = w->value, *eq;
+	char *pre = NULL;
+
+	if (w->kind != PC_GW_WORD || !is_operand(a, model, p) || a->i == p->sub ||
+	    (model && !p->prog->paths))
+		return;
+	if (!v && w->raw[0] == '~' &&
+	    (!w->raw[1] || (w->raw[1] == '/' && pc__guard_is_plain_name(w->raw + 1)))) {
+		target_home(a, w->raw, ctx->home);
+		return;
+	}
+	/* a program without a model may read "/x" as anything (a sed
+	 * script, a URL's path): only ~ is surely a path there */
+	if (!model || !v || strcmp(v, w->raw) || !pc__guard_is_plain_name(v))
+		return;
+	if (p->prog->keyed && (eq = strchr(v, '='))) {
+		a->pre = pre = pc_xmemdup(v, (size_t)(eq - v) + 1);
+		v = eq + 1;
+	}
+	if (v[0] == '/' && !pc_guard_last_is_dot(v))
+		target_abs(a, v);
+	else if (v[0] != '-' && !pc_guard_last_is_dot(v))
+		target_rel(a, v, ctx->workspace);
+	a->pre = NULL;
+	free(pre);
+}
+
 void pc__guard_fam_target(const char *text, const struct pc__gctx *ctx,
-		       struct pc__gvariants *out)
+			  struct pc__gvariants *out)
 {
 	struct pc__gseed s;
 
 	pc__gseed_parse(&s, text);
 	for (size_t k = 0; k < s.nc; k++) {
-		const struct pc__gcmd *c = &s.c[k];
 		struct pc__gparsed p;
-		bool model = pc__guard_model(&s.l, c, &p);
+		bool model = pc__guard_model(&s.l, &s.c[k], &p);
+		struct at a = { out, &s, &s.c[k], 0, NULL };
 
-		for (size_t i = c->word + 1; i < c->end; i++) {
-			const struct pc__gword *w = &s.l.w[i];
-			const char *v = w->value, *eq;
-			const char *pre = "";
-			char *pbuf = NULL;
-			bool operand = !model;
-
-			for (size_t a = 0; model && a < p.na; a++)
-				operand = operand || (p.a[a].word == i &&
-						      p.a[a].kind == PC_GA_OPERAND);
-			if (w->kind != PC_GW_WORD || !operand || i == p.sub ||
-			    (model && !p.prog->paths))
-				continue;
-			if (!v && w->raw[0] == '~' &&
-			    (!w->raw[1] || (w->raw[1] == '/' &&
-					    pc__guard_is_plain_name(w->raw + 1)))) {
-				target_home(out, &s, c, i, w->raw, ctx->home);
-				continue;
-			}
-			if (!v || strcmp(v, w->raw) || !pc__guard_is_plain_name(v))
-				continue;
-			if (model && p.prog->keyed && (eq = strchr(v, '='))) {
-				pbuf = pc_xmemdup(v, (size_t)(eq - v) + 1);
-				pre = pbuf;
-				v = eq + 1;
-			}
-			/* a program without a model may read "/x" as anything
-			 * (a sed script, a URL's path): only ~ is surely a
-			 * path there */
-			if (v[0] == '-' || dot_last(v) || !model) {
-				free(pbuf);
-				continue;
-			}
-			if (v[0] == '/')
-				target_abs(out, &s, c, i, pre, v);
-			else
-				target_rel(out, &s, c, i, pre, v, ctx->workspace);
-			free(pbuf);
-		}
+		for (a.i = s.c[k].word + 1; a.i < s.c[k].end; a.i++)
+			target_word(&a, model, &p, ctx);
 	}
 	pc__guard_line_release(&s.l);
 }
@@ -527,26 +469,20 @@ void pc__guard_fam_space(const char *text, const struct pc__gctx *ctx,
 	(void)ctx;
 	pc__guard_parse(text, &l);
 	if (!l.opaque && l.n > 1) {
-		v = join_sep(&l, "  ");
-		pc__guard_variant_add(out, text, v, "two spaces between words",
-				      NULL, NULL);
-		free(v);
-		v = join_sep(&l, "\t");
-		pc__guard_variant_add(out, text, v, "tabs between words", NULL,
-				      NULL);
-		free(v);
-		v = join_sep(&l, " \\\n");
-		pc__guard_variant_add(out, text, v,
-				      "a backslash-newline between words", NULL,
-				      NULL);
-		free(v);
+		static const char *const seps[][2] = {
+			{ "  ", "two spaces between words" },
+			{ "\t", "tabs between words" },
+			{ " \\\n", "a backslash-newline between words" },
+		};
+
+		for (size_t i = 0; i < sizeof(seps) / sizeof(*seps); i++) {
+			v = join_sep(&l, seps[i][0]);
+			pc__guard_variant_add(out, text, v, seps[i][1], NULL, NULL);
+			free(v);
+		}
 	}
-	v = pc_xasprintf(" \t%s  ", text);
-	pc__guard_variant_add(out, text, v, "blanks before and after", NULL, NULL);
-	free(v);
-	v = pc_xasprintf("\n%s", text);
-	pc__guard_variant_add(out, text, v, "an empty line before", NULL, NULL);
-	free(v);
+	addf(out, text, "blanks before and after", " \t%s  ", text);
+	addf(out, text, "an empty line before", "\n%s", text);
 	pc__guard_line_release(&l);
 }
 

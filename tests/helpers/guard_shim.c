@@ -63,27 +63,13 @@ static void normalise(char *p)
 	}
 }
 
-static bool dot_last(const char *v)
-{
-	size_t n = strlen(v);
-	const char *b;
-
-	while (n > 1 && v[n - 1] == '/')
-		n--;
-	b = v + n;
-	while (b > v && b[-1] != '/')
-		b--;
-	return (v + n - b == 1 && b[0] == '.') ||
-	       (v + n - b == 2 && b[0] == '.' && b[1] == '.');
-}
-
 /* What file operand `v` names. */
 static void path_of(char *out, size_t n, const char *v, bool rm)
 {
 	char abs[4096], cwd[2048];
 	struct stat st;
 
-	if (rm && dot_last(v)) {
+	if (rm && pc_guard_last_is_dot(v)) {
 		snprintf(out, n, "refused(%s)", v);
 		return;
 	}
