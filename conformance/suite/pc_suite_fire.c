@@ -213,13 +213,32 @@ static void probes(struct pc__suite *s, const struct pc_fire_point *pt)
 	free(big);
 }
 
+/* Why the guard search would only multiply what the ordinary call `f`
+ * already showed (its cases say it), or NULL: it left processes (each
+ * input would start them again), or it took over half its timeout (each
+ * input would take as long, and a timeout denies by accident). New
+ * string. */
+static char *guard_skip(const struct pc_fire *f, const struct pc_hook_cfg *h)
+{
+	if (f->x.proc.leftover_processes > 0 || f->x.proc.exited_before_eof)
+		return pc_xasprintf(
+			"not searched: the ordinary call left %d process(es) running (see the hook's cases); every input of the search would start them again",
+			f->x.proc.leftover_processes);
+	if ((uint64_t)f->x.proc.wall_ms * 2 > h->timeout_ms)
+		return pc_xasprintf(
+			"not searched: the ordinary call took %lld ms, over half the %llu ms timeout; every input would take as long (plugcheck guard searches it on demand)",
+			(long long)f->x.proc.wall_ms,
+			(unsigned long long)h->timeout_ms);
+	return NULL;
+}
+
 void pc__suite_hook(struct pc__suite *s, int i)
 {
 	const struct pc_hook_cfg *h = &s->p->hooks[i];
 	const char *n = pc_hook_point_name((enum pc_hook_point)i);
 	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
 	struct pc_fire f = PC_FIRE_INIT;
-	char *where;
+	char *where, *guard_why;
 	size_t c;
 	bool ok;
 
@@ -230,6 +249,7 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	c = fire_hook(s, &pt, "realistic input", pc_fire_default_args(i),
 		      false, &f);
 	ok = f.hook.outcome == PC_OUT_OK;
+	guard_why = guard_skip(&f, h);
 	if (ok && latency(s, c, &pt, &f) && !pc__suite_stopped(s)) {
 		struct pc_fire_input in = { .args = pc_fire_default_args(i) };
 
@@ -247,8 +267,16 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	/* the guard search last, in this unit: a hook that fails or hangs
 	 * on the realistic input is not searched (and not fired twice in
 	 * parallel by two units) */
-	if (ok && pc_guard_is_point(i) && !pc__suite_stopped(s))
-		pc__suite_guard(s, i);
+	if (ok && pc_guard_is_point(i) && !pc__suite_stopped(s)) {
+		char *cls = pc_xasprintf("plugcheck.guard.%s", n);
+
+		if (guard_why)
+			pc__suite_skip(s, cls, "search", guard_why);
+		else
+			pc__suite_guard(s, i);
+		free(cls);
+	}
+	free(guard_why);
 }
 
 static void fire_tool(struct pc__suite *s, const struct pc_fire_point *pt,

@@ -303,7 +303,6 @@ def test_check_reports_each_bypass(ctx):
     eq(sorted(f["where"] for f in bypass),
        sorted("hook pre_bash: " + b["text"].replace("\n", "\\n").replace("\t", "\\t")
               .replace(g["home"], "<HOME>") for b in g["bypasses"]))
-    assert "hook pre_bash: rm -rf <HOME>" in [f["where"] for f in bypass]
     one = [f for f in bypass if f["where"] == "hook pre_bash: rm -r -f /"][0]
     eq(one["message"], "pre_bash allows `rm -r -f /` (family flags: one short option per word), "
        "a rewrite of `rm -rf /` (built-in), which it denies")
@@ -465,3 +464,27 @@ def test_usage_errors(ctx):
                         "families are:\n  tool "), e
     code, out, e = ctx.run("guard", "pre_bash", os.path.join(ctx.tmp, "missing"))
     eq(code, 3, e)
+
+
+def test_check_skips_the_search_of_a_slow_or_leaky_hook(ctx):
+    # what the hook's own cases report already (PC-PROC-002, PC-PROC-001)
+    # would be multiplied by every input: the search is a skipped case
+    slow = ctx.plugin("slow", {"name": "slow", "version": "1.0.0", "hooks": {
+        "pre_bash": {"script": "g.sh", "pass_args": True, "timeout_ms": 1000}}},
+        {"g.sh": "#!/bin/sh\ncat >/dev/null\nsleep 0.6\necho '{\"allow\":false}'\n"})
+    leaky = ctx.plugin("leaky", {"name": "leaky", "version": "1.0.0", "hooks": {
+        "pre_bash": {"script": "g.sh", "pass_args": True}}},
+        {"g.sh": "#!/bin/sh\ncat >/dev/null\nsetsid sleep 6283 </dev/null >/dev/null 2>&1 &\n"
+                 "echo '{\"allow\":true}'\n"})
+    for d, why in ((slow, r"not searched: the ordinary call took \d+ ms, over half the 1000 ms "
+                          r"timeout; every input would take as long \(plugcheck guard searches "
+                          r"it on demand\)"),
+                   (leaky, r"not searched: the ordinary call left 1 process\(es\) running \(see "
+                           r"the hook's cases\); every input of the search would start them "
+                           r"again")):
+        code, out = ctx.json("check", d, "--repeat", "1")
+        cases = [(c["name"], c["status"], c["message"]) for c in out["cases"]
+                 if c["classname"] == "plugcheck.guard.pre_bash"]
+        eq([c[:2] for c in cases], [("search", "skip")], d)
+        assert re.fullmatch(why, cases[0][2]), cases
+        assert not any(f["id"].startswith("PC-GUARD") for f in out["findings"]), d

@@ -179,6 +179,8 @@ int main(int argc, char **argv)
 			if (!i || strcmp(ids[i], ids[i - 1]))
 				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s",
 						      i ? "," : "", ids[i]);
+		for (size_t i = 0; i < nid; i++)
+			free(ids[i]);
 		if (p->keyed)
 			qsort(ops, nops, sizeof(*ops), cmp);
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " ops=");
