@@ -192,6 +192,11 @@ static int run_guard(const struct pc_args *a)
 	if ((rc = usage_checks(a, hook)))
 		return rc;
 	pc_args_list(a, "seed", &seeds);
+	for (size_t i = 0; i < seeds.nr; i++)
+		if (!seeds.v[i][0]) {
+			rc = pc_cli_usage_error("guard", "--seed: an empty seed (give a command or a path)");
+			goto out;
+		}
 	if ((pc_args_value(a, "seeds") && (rc = read_seeds(pc_args_value(a, "seeds"), &seeds))) ||
 	    (rc = pc_cli_load_config(path, &cfg)))
 		goto out;

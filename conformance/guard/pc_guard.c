@@ -88,9 +88,13 @@ static enum pc_guard_shape first_shape(const struct pc_guard_opts *o)
 	return PC_GUARD_CMD;
 }
 
+/* An empty text (a scenario's fire step with an empty command or path)
+ * is no seed: nothing to deny, nothing to respell. */
 static void add_seed(struct pc_guard_result *r, const char *text,
 		     enum pc_guard_shape shape, const char *origin, bool benign)
 {
+	if (!*text)
+		return;
 	for (size_t i = 0; i < r->nseeds; i++)
 		if (r->seeds[i].shape == shape && !strcmp(r->seeds[i].text, text))
 			return;

@@ -12,7 +12,7 @@
  *      read_file), every `expect: deny` fire step of the plugin's own
  *      tests/<name>.plugcheck.yaml, and the plugin's .plugcheck.yaml
  *      guard_seeds - and the benign look-alikes, as the host sends them
- *      (args only with pass_args, R4.5);
+ *      (args only with pass_args, R4.5); an empty text is no seed;
  *   3. rewrites every seed the hook denied with the families of
  *      pc_guard_impl.h (each one an equivalent the host and bash run the
  *      same way, proved by tests/e2e/test_guard_proof.py), in the order

@@ -77,12 +77,13 @@ static char *relative(const char *from, const char *to)
 void pc__guard_fam_spelling(const char *seed, const struct pc__gctx *c,
 			    struct pc__gvariants *out)
 {
-	const char *ws = c->workspace, *slash = strchr(seed + 1, '/');
+	const char *ws = c->workspace, *slash;
 	const char *base = ws ? strrchr(ws, '/') : NULL;
 
 	if (!*seed || strstr(seed, ".."))
 		return;
 	if (seed[0] == '/') {
+		slash = strchr(seed + 1, '/');
 		add(out, seed, pc_xasprintf("/%s", seed), "a doubled leading slash");
 		add(out, seed, pc_xasprintf("/.%s", seed), "a /./ after the root");
 		if (ws)

@@ -385,11 +385,16 @@ def test_seeds_from_config_and_scenarios(ctx):
     with open(os.path.join(d, "tests", "deny.plugcheck.yaml"), "w") as f:
         f.write("plugcheck: 1\nplugins: [..]\nscenarios:\n  - name: home projects\n    steps:\n"
                 "      - fire: pre_bash\n        input: { command: \"rm -rf ~/projects\" }\n"
+                "        expect: { verdict: deny }\n"
+                # an empty command is no seed (nothing to respell)
+                "  - name: empty\n    steps:\n"
+                "      - fire: pre_bash\n        input: { command: \"\" }\n"
                 "        expect: { verdict: deny }\n")
     code, out = guard(ctx, "pre_bash", d, "--families", "flags", "--budget", "1000")
     seeds = [(s["text"], s["origin"]) for s in out["seeds"] if not s["benign"]]
     eq(seeds[-2:], [("rm -rf ~/projects", "tests/deny.plugcheck.yaml:6"),
                     ("rm -rf /srv", ".plugcheck.yaml")])
+    eq([s for s in out["seeds"] if not s["text"]], [])
     got = found(out)
     for b in (("flags", "bash", "rm -r -f /srv"), ("flags", "bash", "rm -fr ~/projects")):
         assert b in got, got
@@ -454,6 +459,8 @@ def test_usage_errors(ctx):
         (("pre_bash", d, "--tool", "bash"), "plugcheck guard: --tool is for pre_tool (pre_bash "
          "sees one tool's calls)\nRun `plugcheck guard --help` for usage.\n"),
         (("pre_write", d), "plugcheck: plugin 'naive-sh' registers no hook at 'pre_write'\n"),
+        (("pre_bash", d, "--seed", "rm -rf /", "--seed", ""), "plugcheck guard: --seed: an "
+         "empty seed (give a command or a path)\nRun `plugcheck guard --help` for usage.\n"),
     ]
     for args, err in cases:
         code, out, e = ctx.run("guard", *args)

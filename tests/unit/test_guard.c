@@ -273,6 +273,18 @@ static void test_paths_and_tools(void **state)
 	pc__guard_variants_release(&vs);
 }
 
+/* An empty seed (a `--seed ''`, an empty path in a scenario's fire step)
+ * has nothing to respell; the spelling family read past its end
+ * (fuzz_guard, the empty input). */
+static void test_empty_seed(void **state)
+{
+	(void)state;
+	expect_family("spelling", "", "");
+	expect_family("flags", "", "");
+	expect_family("target", "", "");
+	expect_family("abspath", "", "");
+}
+
 static void test_families_list_and_corpus(void **state)
 {
 	struct pc_err err = PC_ERR_INIT;
@@ -533,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_target_and_space),
 		cmocka_unit_test(test_abspath_and_prefix),
 		cmocka_unit_test(test_paths_and_tools),
+		cmocka_unit_test(test_empty_seed),
 		cmocka_unit_test(test_families_list_and_corpus),
 		cmocka_unit_test_setup_teardown(test_search_judges_seeds_and_rewrites, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_search_chain_and_budget, setup, teardown),
