@@ -33,8 +33,9 @@ static const struct pc_opt opts[] = {
 	  .help = "pre_tool: search the calls of this tool only (default:\n"
 		  "commands, writes and reads)" },
 	{ .name = "families", .kind = PC_OPT_VALUE, .metavar = "LIST",
-	  .help = "try only these rewrite families (comma-separated; the\n"
-		  "list is in docs/guard.md and below)" },
+	  .help = "try only these rewrite families (comma-separated:\n"
+		  "tool, flags, long, quote, wrap, chain, target, spelling,\n"
+		  "abspath, prefix, space, endopts; docs/guard.md)" },
 	{ .name = "budget", .kind = PC_OPT_VALUE, .metavar = "N",
 	  .help = "inputs to try at most (default 200)", .min = 1,
 	  .max = 100000 },

@@ -469,6 +469,11 @@ def test_usage_errors(ctx):
     eq(code, 2)
     assert e.startswith("plugcheck guard: --families: 'nope' is not a rewrite family; the "
                         "families are:\n  tool "), e
+    # --help names the same families, in the same order, as the table
+    table = [ln.split()[0] for ln in e.splitlines()[1:] if ln.startswith("  ")]
+    code, h, _ = ctx.run("guard", "--help")
+    text = " ".join(h.split("rewrite families (comma-separated:", 1)[1].split(";", 1)[0].split())
+    eq((code, text.split(", ")), (0, table))
     code, out, e = ctx.run("guard", "pre_bash", os.path.join(ctx.tmp, "missing"))
     eq(code, 3, e)
 
