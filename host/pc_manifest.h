@@ -118,6 +118,9 @@ struct pc_plugin {
 	cJSON *manifest;	      /* decoded manifest (pc_serde_decode) */
 	struct pc_strvec log;	      /* host stderr lines written while loading
 					 (R1.12 unknown hook point) */
+	struct pc_strvec at;	      /* private to the loader: the member of
+					 plugin.json being checked, as
+					 pc_manifest_report.error_at says */
 };
 
 /* Host facts the loader reads from the environment: HOME for token and
@@ -152,6 +155,24 @@ struct pc_manifest_report {
 	/* on a rejection, set to the host's whole error text (new string,
 	 * caller frees; err->msg holds at most 1023 bytes of it), else NULL */
 	char **error;
+	/* on a rejection, gets the member of plugin.json the error is about
+	 * appended, as steps from the top-level object for pc_json_locate
+	 * (pc_locate.h): object keys, "#N" for element N of an array - e.g.
+	 * "tools" "#2" "kind" for `tool 't' has invalid kind ...`, "hooks"
+	 * "pre_bash" "script" for a hook script error, "commands" "#0" for a
+	 * command with neither script nor prompt_file; nothing when the
+	 * error is not about one member (cannot read, a parse error: its
+	 * serde message carries the line and column). For messages and
+	 * report locations only; what the host accepts does not depend on
+	 * it. */
+	struct pc_strvec *error_at;
+	/* set to plugin.json's bytes as the host read them (a new
+	 * NUL-terminated string, caller frees; *text_len, when text_len is
+	 * not NULL, gets their length), or NULL when it could not read
+	 * them: a report locates its findings in the text the host judged,
+	 * without reading the file a second time */
+	char **text;
+	size_t *text_len;
 };
 
 /* pc_manifest_load_report - pc_manifest_load that also fills what `rep`

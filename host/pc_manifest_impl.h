@@ -19,6 +19,17 @@
 int pc__mfail(struct pc_buf *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct pc_plugin;
+
+/* pc__manifest_at - the member of plugin.json about to be checked, as
+ * the NULL-terminated steps `step`, ... (pc_manifest_report.error_at), so
+ * a rejection can say where it is. Each check sets it first; only a
+ * failing one leaves it. */
+void pc__manifest_at(struct pc_plugin *p, const char *step, ...);
+/* pc__manifest_elem - "#N" (element N of an array) in `buf`; returns
+ * buf. */
+const char *pc__manifest_elem(char buf[24], size_t n);
+
 /* The string value of key `k` in a decoded manifest object, or NULL. */
 const char *pc__jstr(const cJSON *o, const char *k);
 /* The u64 value of key `k` (exact, from the number's serde text), or

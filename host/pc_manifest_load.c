@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,23 @@ static bool trims_nonempty(const char *s)
 	size_t start;
 
 	return s && pc_rust_trim(s, strlen(s), &start) > 0;
+}
+
+void pc__manifest_at(struct pc_plugin *p, const char *step, ...)
+{
+	va_list ap;
+
+	pc_strvec_release(&p->at);
+	va_start(ap, step);
+	for (const char *s = step; s; s = va_arg(ap, const char *))
+		pc_strvec_push(&p->at, s);
+	va_end(ap);
+}
+
+const char *pc__manifest_elem(char buf[24], size_t n)
+{
+	snprintf(buf, 24, "#%zu", n);
+	return buf;
 }
 
 static int check_name(const char *name, struct pc_buf *e)
@@ -146,6 +164,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_buf *e)
 	const cJSON *c;
 	int rc = 0;
 
+	pc__manifest_at(p, "protocol_version", NULL);
 	p->protocol_version = (uint32_t)pc__ju64(m, "protocol_version", 1);
 	if (p->protocol_version > 1)
 		return pc__mfail(e,
@@ -164,6 +183,17 @@ static int check_capabilities(struct pc_plugin *p, struct pc_buf *e)
 		add_unique(&unknown, c->valuestring);
 	sort_vec(&unknown);
 	if (unknown.nr) {
+		char ix[24];
+		size_t i = 0;
+
+		/* the first unknown one, in the array's order */
+		cJSON_ArrayForEach(c, decl)
+		{
+			if (!pc_is_capability(c->valuestring))
+				break;
+			i++;
+		}
+		pc__manifest_at(p, "capabilities", pc__manifest_elem(ix, i), NULL);
 		rc = join_error(e, "plugin declares unknown capabilities: ",
 				&unknown);
 		goto out;
@@ -178,6 +208,7 @@ static int check_capabilities(struct pc_plugin *p, struct pc_buf *e)
 			pc_strvec_push(&missing, p->required.v[i]);
 	}
 	if (missing.nr) {
+		pc__manifest_at(p, "capabilities", NULL);
 		rc = join_error(e,
 				"plugin is denied because its manifest is missing required capabilities: ",
 				&missing);
@@ -210,6 +241,7 @@ static int load_hooks(struct pc_plugin *p, struct pc_buf *e)
 					h->string, p->name);
 			continue;
 		}
+		pc__manifest_at(p, "hooks", h->string, "script", NULL);
 		rc = pc__validate_script(p->source_path, pc__jstr(h, "script"),
 					 "hook script", &script, e);
 		if (rc)
@@ -231,6 +263,7 @@ static int load_hooks(struct pc_plugin *p, struct pc_buf *e)
 static int load_tools(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *tools = pc_serde_get(p->manifest, "tools"), *t;
+	size_t i = 0;
 
 	p->tools = pc_xcalloc((size_t)cJSON_GetArraySize(tools) + 1,
 			      sizeof(*p->tools));
@@ -239,11 +272,15 @@ static int load_tools(struct pc_plugin *p, struct pc_buf *e)
 		struct pc_tool_cfg *tc = &p->tools[p->ntools];
 		const char *name = pc__jstr(t, "name"), *kind = pc__jstr(t, "kind");
 		const cJSON *params = pc_serde_get(t, "parameters");
+		char ix[24];
 		int rc;
 
+		pc__manifest_elem(ix, i++);
+		pc__manifest_at(p, "tools", ix, "name", NULL);
 		if (!*name)
 			return pc__mfail(e,
 					  "plugin declares a tool with an empty name");
+		pc__manifest_at(p, "tools", ix, "script", NULL);
 		rc = pc__validate_script(p->source_path, pc__jstr(t, "script"),
 					 "script", &tc->script, e);
 		if (rc)
@@ -253,6 +290,7 @@ static int load_tools(struct pc_plugin *p, struct pc_buf *e)
 		tc->script_rel = pc_xstrdup(pc__jstr(t, "script"));
 		tc->description = dupor(pc__jstr(t, "description"), "");
 		tc->timeout_ms = pc__ju64(t, "timeout_ms", PC_DEFAULT_POST_TIMEOUT_MS);
+		pc__manifest_at(p, "tools", ix, "kind", NULL);
 		if (!kind)
 			kind = "destructive";
 		if (strcmp(kind, "readonly") && strcmp(kind, "destructive"))
@@ -277,12 +315,14 @@ static int load_tools(struct pc_plugin *p, struct pc_buf *e)
 
 /* R2.7 steps 3-4: the mode matrix. Returns 1 Script, 2 AgentTurn, or an
  * error. */
-static int command_mode(const cJSON *c, const char *name, struct pc_buf *e)
+static int command_mode(struct pc_plugin *p, const cJSON *c, const char *ix,
+			const char *name, struct pc_buf *e)
 {
 	bool hs = trims_nonempty(pc__jstr(c, "script"));
 	bool hp = trims_nonempty(pc__jstr(c, "prompt_file"));
 	const char *mode = pc__jstr(c, "mode");
 
+	pc__manifest_at(p, "commands", ix, NULL);
 	if (hs && hp)
 		return pc__mfail(e,
 				  "command '%s' declares both `script` and `prompt_file`; use exactly one",
@@ -291,6 +331,7 @@ static int command_mode(const cJSON *c, const char *name, struct pc_buf *e)
 		return pc__mfail(e,
 				  "command '%s' declares neither `script` nor `prompt_file`; set one",
 				  name);
+	pc__manifest_at(p, "commands", ix, "mode", NULL);
 	if (hs && mode && strcmp(mode, "script"))
 		return pc__mfail(e,
 				  "command '%s' has `script` but mode=\"%s\" (expected \"script\")",
@@ -302,7 +343,7 @@ static int command_mode(const cJSON *c, const char *name, struct pc_buf *e)
 	return hs ? 1 : 2;
 }
 
-static int load_command(struct pc_plugin *p, const cJSON *c,
+static int load_command(struct pc_plugin *p, const cJSON *c, const char *ix,
 			struct pc_buf *e)
 {
 	char *name = trimmed(pc__jstr(c, "name"));
@@ -314,16 +355,18 @@ static int load_command(struct pc_plugin *p, const cJSON *c,
 		free(name);
 		return 0;
 	}
+	pc__manifest_at(p, "commands", ix, "name", NULL);
 	if (pc_is_reserved_command(n)) {
 		rc = pc__mfail(e,
 				"command '%s' collides with a reserved builtin slash command",
 				n);
 		goto out;
 	}
-	mode = rc = command_mode(c, n, e);
+	mode = rc = command_mode(p, c, ix, n, e);
 	if (rc < 0)
 		goto out;
 	cc = &p->commands[p->ncommands];
+	pc__manifest_at(p, "commands", ix, mode == 1 ? "script" : "prompt_file", NULL);
 	if (mode == 1)
 		rc = pc__validate_script(p->source_path, pc__jstr(c, "script"),
 					 "script", &cc->script, e);
@@ -346,12 +389,14 @@ out:
 static int load_commands(struct pc_plugin *p, struct pc_buf *e)
 {
 	const cJSON *cmds = pc_serde_get(p->manifest, "commands"), *c;
+	size_t i = 0;
 
 	p->commands = pc_xcalloc((size_t)cJSON_GetArraySize(cmds) + 1,
 				 sizeof(*p->commands));
 	cJSON_ArrayForEach(c, cmds)
 	{
-		int rc = load_command(p, c, e);
+		char ix[24];
+		int rc = load_command(p, c, pc__manifest_elem(ix, i++), e);
 
 		if (rc)
 			return rc;
@@ -367,6 +412,7 @@ static int load_memory(struct pc_plugin *p, struct pc_buf *e)
 
 	if (!m)
 		return 0;
+	pc__manifest_at(p, "memory_provider", "script", NULL);
 	if (!trims_nonempty(pc__jstr(m, "script")))
 		return pc__mfail(e,
 				  "memory_provider.script is empty");
@@ -398,6 +444,7 @@ static int load_parsed(struct pc_plugin *p, const struct pc_manifest_env *env,
 	p->system_prompt = dupor(pc__jstr(m, "system_prompt"), "");
 	cJSON_ArrayForEach(d, pc_serde_get(m, "disable_tools"))
 		pc_strvec_push(&p->disable_tools, d->valuestring);
+	pc__manifest_at(p, "name", NULL);
 	if ((rc = check_name(p->name, e)) ||
 	    (rc = check_capabilities(p, e)))
 		return rc;
@@ -429,12 +476,14 @@ static int read_manifest(const char *path, struct pc_buf *raw,
 }
 
 static int load(const char *dir, const struct pc_manifest_env *env,
-		bool files, struct pc_plugin **out, struct pc_buf *e)
+		bool files, struct pc_plugin **out, struct pc_buf *e,
+		const struct pc_manifest_report *want)
 {
 	struct pc_plugin *p = pc_xcalloc(1, sizeof(*p));
 	struct pc_buf raw = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_buf perr = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *path = pc_fs_join(dir, "plugin.json");
+	bool have_text;
 	int rc;
 
 	*out = p;
@@ -442,9 +491,11 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 	pc_strvec_init(&p->required);
 	pc_strvec_init(&p->disable_tools);
 	pc_strvec_init(&p->log);
+	pc_strvec_init(&p->at);
 	p->dir = pc_xstrdup(dir);
 	p->enabled = true;
 	rc = read_manifest(path, &raw, e);
+	have_text = !rc;
 	if (!rc && pc_serde_decode_buf(pc_buf_cstr(&raw), raw.len,
 				       &pc_serde_plugin_manifest, &p->manifest,
 				       NULL, &perr) < 0)
@@ -453,6 +504,8 @@ static int load(const char *dir, const struct pc_manifest_env *env,
 	if (!rc)
 		rc = load_parsed(p, env, files, e);
 	free(path);
+	if (want && want->text && have_text) /* the text the host judged */
+		*want->text = pc_buf_detach(&raw, want->text_len);
 	pc_buf_release(&raw);
 	pc_buf_release(&perr);
 	return rc;
@@ -479,6 +532,8 @@ static int finish(int rc, struct pc_plugin *p, struct pc_buf *e,
 		free(line);
 	}
 	pc_err_set(err, PC_EMANIFEST, "%s", pc_buf_cstr(e));
+	for (size_t i = 0; want && want->error_at && i < p->at.nr; i++)
+		pc_strvec_push(want->error_at, p->at.v[i]);
 	if (want && want->error)
 		*want->error = pc_buf_detach(e, NULL);
 	pc_buf_release(e);
@@ -494,8 +549,11 @@ int pc_manifest_load_report(const char *dir, const struct pc_manifest_env *env,
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_plugin *p;
-	int rc = load(dir, env, true, &p, &e);
+	int rc;
 
+	if (rep && rep->text)
+		*rep->text = NULL;
+	rc = load(dir, env, true, &p, &e, rep);
 	if (rep && rep->error)
 		*rep->error = NULL;
 	return finish(rc, p, &e, rep, out, err);
@@ -512,7 +570,7 @@ int pc_manifest_check_text(const char *dir, const struct pc_manifest_env *env,
 {
 	struct pc_buf e = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_plugin *p = NULL;
-	int rc = load(dir, env, false, &p, &e);
+	int rc = load(dir, env, false, &p, &e, NULL);
 
 	rc = finish(rc, p, &e, NULL, &p, err);
 	pc_plugin_free(p);
@@ -593,6 +651,7 @@ void pc_plugin_free(struct pc_plugin *p)
 	pc_strvec_release(&p->required);
 	pc_strvec_release(&p->disable_tools);
 	pc_strvec_release(&p->log);
+	pc_strvec_release(&p->at);
 	cJSON_Delete(p->manifest);
 	free(p);
 }

@@ -109,11 +109,13 @@ static int scripts(struct pc_plugin *p, const cJSON *o,
 
 		if (!rel)
 			continue;
+		pc__manifest_at(p, "oauth", keys[i], NULL);
 		rc = pc__validate_script(p->source_path, rel, "script", dst[i],
 					 e);
 		if (rc)
 			return rc;
 	}
+	pc__manifest_at(p, "oauth", NULL);
 	if (!c->token_script && !c->script)
 		return pc__mfail(e,
 				  "oauth provider '%s' has no token script: set 'script' (handles all actions) or 'token_script'",
@@ -128,13 +130,17 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 	const char *id = c->provider_id, *kind = pc__jstr(o, "kind");
 	const cJSON *ev;
 	char *token_name, *dir;
+	size_t i = 0;
 	int rc;
 
+	pc__manifest_at(p, "oauth", "provider_id", NULL);
 	if (!*id)
 		return pc__mfail(e, "oauth provider_id is empty");
+	pc__manifest_at(p, "oauth", "base_url", NULL);
 	if (!*pc__jstr(o, "base_url"))
 		return pc__mfail(e,
 				  "oauth provider '%s' has an empty base_url", id);
+	pc__manifest_at(p, "oauth", "kind", NULL);
 	if (kind && strcmp(kind, "openai") && strcmp(kind, "anthropic"))
 		return pc__mfail(e,
 				  "oauth provider '%s' has invalid kind '%s' (use 'openai' or 'anthropic')",
@@ -142,6 +148,10 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 	c->kind = pc_xstrdup(kind ? kind : "openai");
 	token_name = pc__jstr(o, "token_path") ? pc_xstrdup(pc__jstr(o, "token_path"))
 					   : pc_xasprintf("%s.json", id);
+	/* the default is made of provider_id */
+	pc__manifest_at(p, "oauth",
+			pc__jstr(o, "token_path") ? "token_path" : "provider_id",
+			NULL);
 	if (!one_filename(token_name)) {
 		free(token_name);
 		return pc__mfail(e,
@@ -157,12 +167,17 @@ static int fields(struct pc_plugin *p, const cJSON *o,
 		return rc;
 	cJSON_ArrayForEach(ev, pc_serde_get(o, "env_passthrough"))
 	{
+		char ix[24];
+
+		pc__manifest_at(p, "oauth", "env_passthrough",
+				pc__manifest_elem(ix, i++), NULL);
 		if (!env_name_ok(ev->valuestring))
 			return pc__mfail(e,
 					  "oauth provider '%s' env_passthrough entry '%s' is invalid or secret-looking (KEY/TOKEN/SECRET/PASSWORD/CREDENTIAL names are not allowed)",
 					  id, ev->valuestring);
 		pc_strvec_push(&c->env_passthrough, ev->valuestring);
 	}
+	pc__manifest_at(p, "oauth", "detect_path", NULL);
 	if (pc__jstr(o, "detect_path"))
 		return detect_path(pc__jstr(o, "detect_path"), env, &c->detect_path,
 				   e);

@@ -18,14 +18,6 @@
 #define PRE_CONTEXT_MAX_MESSAGES       500
 #define FINISH_MESSAGE		       "This turn has finished"
 
-/* The state of one running turn. */
-struct run {
-	struct pc_turn *t;
-	const struct pc_turn_opts *o;
-	struct pc_plugin **ps; /* enabled plugins in name order */
-	size_t n;
-};
-
 static int cmp_plugin(const void *a, const void *b)
 {
 	const struct pc_plugin *const *x = a, *const *y = b;
@@ -45,7 +37,7 @@ struct pc_plugin **pc__turn_sorted(const struct pc_turn_opts *o, size_t *n)
 	return v;
 }
 
-static cJSON *event(struct run *r, const char *type)
+cJSON *pc__turn_event(struct pc__turn_run *r, const char *type)
 {
 	cJSON *e = cJSON_CreateObject();
 
@@ -54,19 +46,20 @@ static cJSON *event(struct run *r, const char *type)
 	return e;
 }
 
-static void event_msg(struct run *r, const char *type, const char *msg)
+void pc__turn_event_msg(struct pc__turn_run *r, const char *type,
+			const char *msg)
 {
-	cJSON_AddStringToObject(event(r, type), "message", msg);
+	cJSON_AddStringToObject(pc__turn_event(r, type), "message", msg);
 }
 
-static void log_line(struct run *r, const char *line)
+void pc__turn_log_line(struct pc__turn_run *r, const char *line)
 {
-	cJSON_AddStringToObject(event(r, "log"), "line", line);
+	cJSON_AddStringToObject(pc__turn_event(r, "log"), "line", line);
 }
 
 /* Copy the exchange's protocol events (info, plugin_status) and stderr
  * lines into the transcript, in the order the host emits them. */
-static void take_exchange(struct run *r, struct pc_exchange *x)
+static void take_exchange(struct pc__turn_run *r, struct pc_exchange *x)
 {
 	for (size_t i = 0; i < x->events.nr; i++) {
 		cJSON *e = NULL;
@@ -76,14 +69,14 @@ static void take_exchange(struct run *r, struct pc_exchange *x)
 			cJSON_AddItemToArray(r->t->transcript, e);
 	}
 	for (size_t i = 0; i < x->log.nr; i++)
-		log_line(r, x->log.v[i]);
+		pc__turn_log_line(r, x->log.v[i]);
 }
 
 /* fire - run `point` of plugin `p` and record the firing. Returns the
  * hook result in *hr (caller releases). */
-static void fire(struct run *r, struct pc_plugin *p, enum pc_hook_point point,
-		 const char *tool, const cJSON *args, const cJSON *result,
-		 struct pc_hook_result *hr)
+static void fire(struct pc__turn_run *r, struct pc_plugin *p,
+		 enum pc_hook_point point, const char *tool, const cJSON *args,
+		 const cJSON *result, struct pc_hook_result *hr)
 {
 	struct pc_exchange x;
 	struct pc_err err = PC_ERR_INIT;
@@ -96,7 +89,9 @@ static void fire(struct run *r, struct pc_plugin *p, enum pc_hook_point point,
 		hr->allow = !pc_hook_is_blocking(point);
 		hr->reason = pc_xstrdup(err.msg);
 	}
-	e = event(r, "hook");
+	e = pc__turn_event(r, "hook");
+	if (r->run_id)
+		cJSON_AddStringToObject(e, "run_id", r->run_id);
 	cJSON_AddStringToObject(e, "hook", pc_hook_point_name(point));
 	cJSON_AddStringToObject(e, "plugin", p->name);
 	if (tool && *tool)
@@ -107,12 +102,22 @@ static void fire(struct run *r, struct pc_plugin *p, enum pc_hook_point point,
 	if (hr->modify)
 		cJSON_AddItemToObject(e, "modify",
 				      cJSON_Duplicate(hr->modify, 1));
+	if (r->o->on_hook) {
+		struct pc_turn_firing fi = {
+			.event = (size_t)cJSON_GetArraySize(r->t->transcript) - 1,
+			.point = point, .plugin = p->name,
+			.tool = tool ? tool : "", .args = args,
+			.result = result, .hr = hr, .x = &x
+		};
+
+		r->o->on_hook(r->o->on_hook_ctx, &fi);
+	}
 	take_exchange(r, &x);
 	pc_exchange_release(&x);
 }
 
 /* R4.6 dispatch_lifecycle: results are discarded entirely. */
-static void lifecycle(struct run *r, enum pc_hook_point point,
+static void lifecycle(struct pc__turn_run *r, enum pc_hook_point point,
 		      const cJSON *args)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -126,8 +131,8 @@ static void lifecycle(struct run *r, enum pc_hook_point point,
 }
 
 /* R4.8 run_pre_hooks: NULL to proceed, else the new deny text. */
-static char *pre_hooks(struct run *r, enum pc_hook_point point,
-		       const char *tool, cJSON *args, struct pc_strvec *notes)
+char *pc__turn_pre_hooks(struct pc__turn_run *r, enum pc_hook_point point,
+			 const char *tool, cJSON *args, struct pc_strvec *notes)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pc_plugin *p = r->ps[i];
@@ -168,9 +173,9 @@ static cJSON *result_json(const struct pc__turn_outcome *oc)
 }
 
 /* R4.9 run_post_hooks. */
-static void post_hooks(struct run *r, enum pc_hook_point point,
-		       const char *tool, const cJSON *args,
-		       struct pc__turn_outcome *oc, struct pc_strvec *notes)
+void pc__turn_post_hooks(struct pc__turn_run *r, enum pc_hook_point point,
+			 const char *tool, const cJSON *args,
+			 struct pc__turn_outcome *oc, struct pc_strvec *notes)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pc_plugin *p = r->ps[i];
@@ -207,7 +212,7 @@ static void post_hooks(struct run *r, enum pc_hook_point point,
 	}
 }
 
-static enum pc_hook_point specific(const char *name, bool post)
+enum pc_hook_point pc__turn_specific(const char *name, bool post)
 {
 	if (!strcmp(name, "bash"))
 		return post ? PC_HOOK_POST_BASH : PC_HOOK_PRE_BASH;
@@ -220,7 +225,7 @@ static enum pc_hook_point specific(const char *name, bool post)
 }
 
 /* R4.6 pre_input: NULL when denied (error event emitted), else new text. */
-static char *pre_input(struct run *r, const char *text)
+static char *pre_input(struct pc__turn_run *r, const char *text)
 {
 	char *cur = pc_xstrdup(text);
 
@@ -241,7 +246,7 @@ static char *pre_input(struct run *r, const char *text)
 				"input denied by plugin '%s' pre_input: %s",
 				p->name, hr.reason);
 
-			event_msg(r, "error", m);
+			pc__turn_event_msg(r, "error", m);
 			free(m);
 			pc_hook_result_release(&hr);
 			free(cur);
@@ -254,7 +259,7 @@ static char *pre_input(struct run *r, const char *text)
 				"[plugins] pre_input modify.text from '%s' exceeds %u bytes; ignored",
 				p->name, PRE_INPUT_MAX_BYTES);
 
-			log_line(r, m);
+			pc__turn_log_line(r, m);
 			free(m);
 		} else if (cJSON_IsString(v)) {
 			free(cur);
@@ -267,7 +272,7 @@ static char *pre_input(struct run *r, const char *text)
 
 static const char *const models[] = { "mock-model", "mock-vision" };
 
-static cJSON *pre_turn_args(struct run *r)
+static cJSON *pre_turn_args(struct pc__turn_run *r)
 {
 	cJSON *a = cJSON_CreateObject(), *ms = cJSON_CreateArray();
 
@@ -298,7 +303,7 @@ static bool is_model(const char *id)
 }
 
 /* R4.6 pre_turn: vision handoff through modify.model. */
-static void pre_turn(struct run *r)
+static void pre_turn(struct pc__turn_run *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pc_hook_result hr;
@@ -326,7 +331,7 @@ static void pre_turn(struct run *r)
 					"vision handoff ignored: '%s' is not a discovered model",
 					m->valuestring);
 			}
-			event_msg(r, "info", msg);
+			pc__turn_event_msg(r, "info", msg);
 			free(msg);
 		}
 		pc_hook_result_release(&hr);
@@ -337,7 +342,7 @@ static void pre_turn(struct run *r)
  * vision gets the host's notice; with it on, the plugins' pre_turn, then -
  * when none switched the model and it lacks vision - the host's own switch
  * to the recommended model (mock-vision). */
-static void vision(struct run *r)
+static void vision(struct pc__turn_run *r)
 {
 	char *orig = pc_xstrdup(r->t->model), *m;
 
@@ -345,7 +350,7 @@ static void vision(struct run *r)
 		if (strcmp(r->t->model, models[1])) {
 			m = pc_xasprintf("image attached but vision handoff is disabled and '%s' lacks vision; enable it in Settings / /vision (recommended), or pick a vision model",
 					 r->t->model);
-			event_msg(r, "info", m);
+			pc__turn_event_msg(r, "info", m);
 			free(m);
 		}
 		free(orig);
@@ -355,7 +360,7 @@ static void vision(struct run *r)
 	if (!strcmp(orig, r->t->model) && strcmp(r->t->model, models[1])) {
 		m = pc_xasprintf("vision handoff: %s \xe2\x86\x92 %s (cheapest same-provider)",
 				 r->t->model, models[1]);
-		event_msg(r, "info", m);
+		pc__turn_event_msg(r, "info", m);
 		free(m);
 		free(r->t->model);
 		r->t->model = pc_xstrdup(models[1]);
@@ -363,18 +368,19 @@ static void vision(struct run *r)
 	free(orig);
 }
 
-static void cap_note(struct run *r, const char *what, const char *plugin)
+static void cap_note(struct pc__turn_run *r, const char *what,
+		     const char *plugin)
 {
 	char *m = pc_xasprintf(
 		"[plugins] pre_agent_start modify.%s from '%s' exceeds cap; ignored",
 		what, plugin);
 
-	log_line(r, m);
+	pc__turn_log_line(r, m);
 	free(m);
 }
 
 /* R4.6 pre_agent_start: the transient fragment, or NULL. */
-static char *pre_agent_start(struct run *r)
+static char *pre_agent_start(struct pc__turn_run *r)
 {
 	struct pc_buf rep = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct pc_strvec app = PC_STRVEC_INIT;
@@ -434,14 +440,14 @@ static size_t printed_len(const cJSON *v)
 	return n;
 }
 
-static void log_take(struct run *r, char *m)
+static void log_take(struct pc__turn_run *r, char *m)
 {
-	log_line(r, m);
+	pc__turn_log_line(r, m);
 	free(m);
 }
 
 /* R4.6 pre_context: may replace *msgs (the request's working list). */
-static void pre_context(struct run *r, cJSON **msgs)
+static void pre_context(struct pc__turn_run *r, cJSON **msgs)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pc_plugin *p = r->ps[i];
@@ -500,7 +506,7 @@ next:
 	}
 }
 
-static void outcome_release(struct pc__turn_outcome *oc)
+void pc__turn_outcome_release(struct pc__turn_outcome *oc)
 {
 	free(oc->output);
 	free(oc->diff);
@@ -508,10 +514,10 @@ static void outcome_release(struct pc__turn_outcome *oc)
 }
 
 /* The tool result message and event; takes `text`. */
-static void tool_result(struct run *r, const char *id, const char *name,
-			bool ok, char *text)
+static void tool_result(struct pc__turn_run *r, const char *id,
+			const char *name, bool ok, char *text)
 {
-	cJSON *e = event(r, "tool_result"), *m = cJSON_CreateObject();
+	cJSON *e = pc__turn_event(r, "tool_result"), *m = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(e, "id", id);
 	cJSON_AddStringToObject(e, "name", name);
@@ -540,7 +546,7 @@ static bool offered(const cJSON *defs, const char *name)
 }
 
 /* R6.4: NULL when the call may run, else the refusal text. */
-static char *approval(struct run *r, const char *name)
+static char *approval(struct pc__turn_run *r, const char *name)
 {
 	struct pc_plugin *owner = NULL;
 	const struct pc_tool_cfg *tc =
@@ -553,7 +559,7 @@ static char *approval(struct run *r, const char *name)
 
 	if (!ask)
 		return NULL;
-	e = event(r, "approval");
+	e = pc__turn_event(r, "approval");
 	cJSON_AddStringToObject(e, "tool", name);
 	cJSON_AddBoolToObject(e, "approved", !r->o->user_denies);
 	if (!r->o->user_denies)
@@ -562,8 +568,9 @@ static char *approval(struct run *r, const char *name)
 }
 
 /* R4.6 bulk inner gates: pre hooks per inner call, no post hooks. */
-static void bulk_gates(struct run *r, cJSON *args, cJSON *denied,
-		       struct pc_strvec *notes)
+void pc__turn_bulk_gates(struct pc__turn_run *r, cJSON *args, cJSON *denied,
+			 const struct pc_strvec *allowed,
+			 struct pc_strvec *notes)
 {
 	cJSON *calls = cJSON_GetObjectItemCaseSensitive(args, "calls"), *c;
 	int i = 0;
@@ -576,14 +583,20 @@ static void bulk_gates(struct run *r, cJSON *args, cJSON *denied,
 		const char *iname = cJSON_IsString(n) ? n->valuestring : "";
 		const cJSON *ia = pc_serde_get(c, "args");
 		cJSON *mod = ia ? cJSON_Duplicate(ia, 1) : cJSON_CreateObject();
-		enum pc_hook_point sp = specific(iname, false);
+		enum pc_hook_point sp = pc__turn_specific(iname, false);
 		char *deny = NULL;
 
-		if (sp != PC_HOOK_COUNT)
-			deny = pre_hooks(r, sp, iname, mod, notes);
+		/* subagent.rs: bulk must not smuggle in a tool the agent was
+		 * not given */
+		if (allowed && !pc_strvec_has(allowed, iname))
+			deny = pc_xasprintf(
+				"tool '%s' is not in this subagent's tool schema",
+				iname);
+		else if (sp != PC_HOOK_COUNT)
+			deny = pc__turn_pre_hooks(r, sp, iname, mod, notes);
 		if (!deny && strcmp(iname, "finish"))
-			deny = pre_hooks(r, PC_HOOK_PRE_TOOL, iname, mod,
-					 notes);
+			deny = pc__turn_pre_hooks(r, PC_HOOK_PRE_TOOL, iname,
+						  mod, notes);
 		if (deny) {
 			char key[16];
 
@@ -600,8 +613,8 @@ static void bulk_gates(struct run *r, cJSON *args, cJSON *denied,
 }
 
 /* execute_bulk: "### [i] name\n<output>" blocks joined by blank lines. */
-static void run_bulk(struct run *r, const cJSON *args, const cJSON *denied,
-		     struct pc__turn_outcome *oc)
+void pc__turn_run_bulk(struct pc__turn_run *r, const cJSON *args,
+		       const cJSON *denied, struct pc__turn_outcome *oc)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	const cJSON *calls = pc_serde_get(args, "calls"), *c;
@@ -629,14 +642,14 @@ static void run_bulk(struct run *r, const cJSON *args, const cJSON *denied,
 			pc__turn_builtin(r->o, iname, pc_serde_get(c, "args"),
 					 &in);
 			pc_buf_addf(&b, "### [%d] %s\n%s", i, iname, in.output);
-			outcome_release(&in);
+			pc__turn_outcome_release(&in);
 		}
 		i++;
 	}
 	oc->output = pc_buf_detach(&b, NULL);
 }
 
-static void execute(struct run *r, const char *name, const cJSON *args,
+static void execute(struct pc__turn_run *r, const char *name, const cJSON *args,
 		    const cJSON *bulk_denied, struct pc__turn_outcome *oc)
 {
 	struct pc_plugin *owner = NULL;
@@ -663,14 +676,31 @@ static void execute(struct run *r, const char *name, const cJSON *args,
 		return;
 	}
 	if (!strcmp(name, "bulk"))
-		run_bulk(r, args, bulk_denied, oc);
+		pc__turn_run_bulk(r, args, bulk_denied, oc);
+	else if (!strcmp(name, "subagent"))
+		pc__turn_subagent(r, args, 0, oc);
 	else
 		pc__turn_builtin(r->o, name, args, oc);
 }
 
+void pc__turn_add_notes(struct pc__turn_outcome *oc,
+			const struct pc_strvec *notes)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	if (!notes->nr)
+		return;
+	pc_buf_adds(&b, oc->output);
+	pc_buf_adds(&b, "\n\nPlugin hooks:\n- ");
+	for (size_t i = 0; i < notes->nr; i++)
+		pc_buf_addf(&b, "%s%s", i ? "\n- " : "", notes->v[i]);
+	free(oc->output);
+	oc->output = pc_buf_detach(&b, NULL);
+}
+
 /* serde_json::from_str of the call's argument string: the text's raw
  * bytes, so a U+0000 in it is the control character serde refuses. */
-static int parse_arguments(const char *as, cJSON **args)
+int pc__turn_parse_arguments(const char *as, cJSON **args)
 {
 	struct pc_buf raw = PC_BUF_INIT(PC_BUF_NOCAP);
 	int rc;
@@ -682,7 +712,8 @@ static int parse_arguments(const char *as, cJSON **args)
 }
 
 /* One tool call (turn_loop.rs 1120-2000). Returns true for `finish`. */
-static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
+static bool tool_call(struct pc__turn_run *r, const cJSON *call,
+		      const cJSON *defs)
 {
 	const cJSON *fn = pc_serde_get(call, "function");
 	const char *id = pc_serde_get(call, "id")->valuestring;
@@ -691,15 +722,15 @@ static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 	struct pc_strvec notes = PC_STRVEC_INIT;
 	struct pc__turn_outcome oc = { 0 };
 	cJSON *args = NULL, *bulk_denied = cJSON_CreateObject(), *e;
-	enum pc_hook_point sp = specific(name, false);
+	enum pc_hook_point sp = pc__turn_specific(name, false);
 	char *deny = NULL;
 	bool finish = !strcmp(name, "finish");
 
-	e = event(r, "tool_call");
+	e = pc__turn_event(r, "tool_call");
 	cJSON_AddStringToObject(e, "id", id);
 	cJSON_AddStringToObject(e, "name", name);
 	cJSON_AddStringToObject(e, "arguments", as);
-	if (parse_arguments(as, &args) < 0)
+	if (pc__turn_parse_arguments(as, &args) < 0)
 		deny = pc_xasprintf(
 			"tool call '%s' produced malformed JSON arguments (the argument string was not valid JSON). This usually happens with long, quote-heavy commands wrapped inside bulk's nested JSON. Re-issue it simply: call bash directly (not via bulk), and for complex logic write a script to a file with write_file then run `bash script.sh` instead of inlining one long command string.",
 			name);
@@ -710,43 +741,37 @@ static bool tool_call(struct run *r, const cJSON *call, const cJSON *defs)
 	else
 		deny = approval(r, name);
 	if (!deny && sp != PC_HOOK_COUNT)
-		deny = pre_hooks(r, sp, name, args, &notes);
+		deny = pc__turn_pre_hooks(r, sp, name, args, &notes);
 	if (!deny && !finish)
-		deny = pre_hooks(r, PC_HOOK_PRE_TOOL, name, args, &notes);
+		deny = pc__turn_pre_hooks(r, PC_HOOK_PRE_TOOL, name, args,
+					  &notes);
 	if (deny) {
 		tool_result(r, id, name, false, deny);
 		goto out;
 	}
 	if (!strcmp(name, "bulk"))
-		bulk_gates(r, args, bulk_denied, &notes);
+		pc__turn_bulk_gates(r, args, bulk_denied, NULL, &notes);
 	execute(r, name, args, bulk_denied, &oc);
-	if (specific(name, true) != PC_HOOK_COUNT)
-		post_hooks(r, specific(name, true), name, args, &oc, &notes);
+	if (pc__turn_specific(name, true) != PC_HOOK_COUNT)
+		pc__turn_post_hooks(r, pc__turn_specific(name, true), name,
+				    args, &oc, &notes);
 	if (!finish)
-		post_hooks(r, PC_HOOK_POST_TOOL, name, args, &oc, &notes);
+		pc__turn_post_hooks(r, PC_HOOK_POST_TOOL, name, args, &oc,
+				    &notes);
 	if (finish && oc.ok && !strcmp(oc.output, "__finish__")) {
 		tool_result(r, id, name, true, pc_xstrdup(FINISH_MESSAGE));
-		outcome_release(&oc);
+		pc__turn_outcome_release(&oc);
 		cJSON_Delete(args);
 		cJSON_Delete(bulk_denied);
 		pc_strvec_release(&notes);
 		return true;
 	}
 	finish = false;
-	if (notes.nr) {
-		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-
-		pc_buf_adds(&b, oc.output);
-		pc_buf_adds(&b, "\n\nPlugin hooks:\n- ");
-		for (size_t i = 0; i < notes.nr; i++)
-			pc_buf_addf(&b, "%s%s", i ? "\n- " : "", notes.v[i]);
-		free(oc.output);
-		oc.output = pc_buf_detach(&b, NULL);
-	}
+	pc__turn_add_notes(&oc, &notes);
 	tool_result(r, id, name, oc.ok, oc.output);
 	oc.output = NULL;
 out:
-	outcome_release(&oc);
+	pc__turn_outcome_release(&oc);
 	cJSON_Delete(args);
 	cJSON_Delete(bulk_denied);
 	pc_strvec_release(&notes);
@@ -764,17 +789,23 @@ char *pc__turn_prompt_part(const struct pc_plugin *p)
 			    p->version ? p->version : "", (int)n, s + a);
 }
 
+char *pc__turn_base_prompt(const char *ws, bool main)
+{
+	return pc_xasprintf(
+		"You are Catalyst Code's %s (plugcheck reference host).\nWorkspace: %s",
+		main ? "main agent" : "agent", ws);
+}
+
 /* R10.1 system_prompt_injection after the base prompt. */
 char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 			     struct pc_plugin *const *ps, size_t n)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *base = pc__turn_base_prompt(o->host->workspace, true);
 	bool any = false;
 
-	pc_buf_addf(
-		&b,
-		"You are Catalyst Code's main agent (plugcheck reference host).\nWorkspace: %s",
-		o->host->workspace);
+	pc_buf_adds(&b, base);
+	free(base);
 	for (size_t i = 0; i < n; i++) {
 		char *part = pc__turn_prompt_part(ps[i]);
 
@@ -789,7 +820,7 @@ char *pc__turn_system_prompt(const struct pc_turn_opts *o,
 	return pc_buf_detach(&b, NULL);
 }
 
-static cJSON *message(const char *role, const char *text)
+cJSON *pc__turn_text_message(const char *role, const char *text)
 {
 	cJSON *m = cJSON_CreateObject();
 
@@ -798,16 +829,16 @@ static cJSON *message(const char *role, const char *text)
 	return m;
 }
 
-static cJSON *user_message(struct run *r, const char *text)
+static cJSON *user_message(struct pc__turn_run *r, const char *text)
 {
 	cJSON *m, *parts;
 
 	if (r->o->images <= 0)
-		return message("user", text);
+		return pc__turn_text_message("user", text);
 	m = cJSON_CreateObject();
 	parts = cJSON_CreateArray();
 	cJSON_AddStringToObject(m, "role", "user");
-	cJSON_AddItemToArray(parts, message("text", text));
+	cJSON_AddItemToArray(parts, pc__turn_text_message("text", text));
 	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(parts, 0),
 						"role");
 	cJSON_AddStringToObject(cJSON_GetArrayItem(parts, 0), "type", "text");
@@ -832,7 +863,7 @@ static cJSON *user_message(struct run *r, const char *text)
  * (as Message::try_from makes it) goes on, and the buffer becomes the
  * conversation, so a pre_context replacement persists (R4.6). Takes msgs;
  * returns the assistant message in the conversation (borrowed). */
-static const cJSON *persist(struct run *r, cJSON *msgs, int tails,
+static const cJSON *persist(struct pc__turn_run *r, cJSON *msgs, int tails,
 			    const cJSON *reply)
 {
 	cJSON *a = pc__turn_message(reply);
@@ -849,7 +880,8 @@ static const cJSON *persist(struct run *r, cJSON *msgs, int tails,
 
 /* One model request; returns the assistant message now last in the
  * conversation (borrowed), or NULL on model failure. */
-static const cJSON *request(struct run *r, const cJSON *defs, int index)
+static const cJSON *request(struct pc__turn_run *r, const cJSON *defs,
+			    int index)
 {
 	cJSON *msgs = cJSON_Duplicate(r->t->conversation, 1), *reply = NULL;
 	char *frag = pre_agent_start(r);
@@ -859,22 +891,24 @@ static const cJSON *request(struct run *r, const cJSON *defs, int index)
 	cJSON *e;
 
 	if (frag) {
-		cJSON_AddItemToArray(msgs, message("system", frag));
+		cJSON_AddItemToArray(msgs,
+				     pc__turn_text_message("system", frag));
 		tails++;
 		free(frag);
 	}
 	pre_context(r, &msgs);
-	e = event(r, "request");
+	e = pc__turn_event(r, "request");
 	cJSON_AddNumberToObject(e, "index", index);
 	cJSON_AddStringToObject(e, "model", r->t->model);
 	cJSON_AddItemToObject(e, "messages", cJSON_Duplicate(msgs, 1));
 	if (r->o->model(r->o->model_ctx, msgs, defs, &reply, &err) < 0 ||
 	    !reply) {
-		event_msg(r, "error",
-			  err.msg[0] ? err.msg : "model request failed");
+		pc__turn_event_msg(r, "error",
+				   err.msg[0] ? err.msg
+					      : "model request failed");
 		cJSON_Delete(msgs);
 	} else {
-		cJSON_AddItemToObject(event(r, "assistant"), "message",
+		cJSON_AddItemToObject(pc__turn_event(r, "assistant"), "message",
 				      cJSON_Duplicate(reply, 1));
 		last = persist(r, msgs, tails, reply);
 	}
@@ -883,7 +917,7 @@ static const cJSON *request(struct run *r, const cJSON *defs, int index)
 }
 
 /* The request loop; returns true when the turn ended normally. */
-static bool loop(struct run *r, const cJSON *defs)
+static bool loop(struct pc__turn_run *r, const cJSON *defs)
 {
 	int max = r->o->max_requests > 0 ? r->o->max_requests : 25;
 
@@ -904,15 +938,15 @@ static bool loop(struct run *r, const cJSON *defs)
 		if (done)
 			return true;
 	}
-	event_msg(r, "error",
-		  "plugcheck: the turn made too many model requests");
+	pc__turn_event_msg(r, "error",
+			   "plugcheck: the turn made too many model requests");
 	return false;
 }
 
 int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		const char *text, struct pc_err *err)
 {
-	struct run r = { .t = t, .o = o };
+	struct pc__turn_run r = { .t = t, .o = o };
 	cJSON *defs, *e;
 	struct pc_strvec log = PC_STRVEC_INIT;
 	char *user;
@@ -930,13 +964,13 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 	t->model = pc_xstrdup(o->model_name ? o->model_name : "mock-model");
 	r.ps = pc__turn_sorted(o, &r.n);
 	t->completed = false;
-	e = event(&r, "turn");
+	e = pc__turn_event(&r, "turn");
 	cJSON_AddNumberToObject(e, "index", t->turns++);
 	cJSON_AddStringToObject(e, "text", text);
 	pc__turn_note_stale(t, o);
 	defs = pc_turn_tool_defs(o, &log);
 	for (size_t i = 0; i < log.nr; i++)
-		log_line(&r, log.v[i]);
+		pc__turn_log_line(&r, log.v[i]);
 	pc_strvec_release(&log);
 	lifecycle(&r, PC_HOOK_SESSION_START, NULL);
 	user = pre_input(&r, text);
@@ -945,8 +979,9 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 		if (cJSON_GetArraySize(t->conversation) == 0) {
 			char *sp = pc__turn_system_prompt(o, r.ps, r.n);
 
-			cJSON_AddItemToArray(t->conversation,
-					     message("system", sp));
+			cJSON_AddItemToArray(
+				t->conversation,
+				pc__turn_text_message("system", sp));
 			free(sp);
 		}
 		cJSON_AddItemToArray(t->conversation, user_message(&r, user));
@@ -955,11 +990,11 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 			vision(&r);
 		if (o->compact) {
 			lifecycle(&r, PC_HOOK_PRE_COMPACT, NULL);
-			event(&r, "compaction");
+			pc__turn_event(&r, "compaction");
 		}
 		t->completed = loop(&r, defs);
 	}
-	event(&r, "done");
+	pc__turn_event(&r, "done");
 	lifecycle(&r, PC_HOOK_TURN_END, NULL);
 	lifecycle(&r, PC_HOOK_SESSION_STOP, NULL);
 	cJSON_Delete(defs);
@@ -969,7 +1004,7 @@ int pc_turn_run(struct pc_turn *t, const struct pc_turn_opts *o,
 
 void pc_turn_shutdown(struct pc_turn *t, const struct pc_turn_opts *o)
 {
-	struct run r = { .t = t, .o = o };
+	struct pc__turn_run r = { .t = t, .o = o };
 
 	if (!t->transcript)
 		t->transcript = cJSON_CreateArray();

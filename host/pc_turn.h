@@ -31,11 +31,22 @@
  * array owned by t, documented in docs/turn.md). Nothing here prints or
  * exits; a call blocks for the hooks' and tools' own deadlines.
  *
+ * The `subagent` tool runs a built-in agent as a nested loop with the
+ * same model callback (pc_turn_sub.c, subagent.rs): after the main loop's
+ * gates and pre_tool on `subagent`, the child's own tool calls go through
+ * its agent's built-in tools only (R2.18: no plugin tool, override or
+ * disable_tools) with the specific pre hook, pre_tool (not for finish),
+ * the specific post hook and post_tool (also for finish); its events
+ * (subagent_start, subagent_message, subagent_tool_call,
+ * subagent_tool_result, subagent_done, and hook, request, assistant and
+ * approval events carrying its run_id) go to the same transcript.
+ *
  * Differences from the real host (deliberate, documented in docs/turn.md):
  * built-in tools are a small subset (bash, read_file, write_file, edit,
- * grep, glob, list_dir, finish, bulk) with simplified output; `bulk` is
- * offered without load_tools; no parallel read-only wave, no digest cache,
- * no permission rules, no auto-reflect, no token accounting.
+ * grep, glob, list_dir, finish, bulk, subagent) with simplified output;
+ * `bulk` is offered without load_tools; no parallel read-only wave, no
+ * digest cache, no permission rules, no auto-reflect, no token
+ * accounting; subagents run the built-in agents in single mode only.
  */
 #ifndef PC_TURN_H
 #define PC_TURN_H
@@ -59,6 +70,26 @@
 typedef int (*pc_turn_model_fn)(void *ctx, const cJSON *messages,
 				const cJSON *tools, cJSON **reply,
 				struct pc_err *err);
+
+/* One hook firing of a turn, as the host ran it, for a recorder
+ * (pc_turn_opts.on_hook; plugcheck's own, the host has none). Everything
+ * is borrowed for the call. */
+struct pc_turn_firing {
+	size_t event;		       /* the index of its "hook" event in
+					  t->transcript */
+	enum pc_hook_point point;
+	const char *plugin;	       /* its plugin's name */
+	const char *tool;	       /* tool hooks: the tool, else "" */
+	const cJSON *args;	       /* what the hook was given, before its
+					  own modify is merged; NULL: none */
+	const cJSON *result;	       /* post hooks: the tool result */
+	const struct pc_hook_result *hr; /* its verdict */
+	const struct pc_exchange *x;   /* everything that crossed the pipes */
+};
+
+/* pc_turn_hook_fn - called after each hook firing's event is appended,
+ * before the host acts on the verdict. Must not change the turn. */
+typedef void (*pc_turn_hook_fn)(void *ctx, const struct pc_turn_firing *f);
 
 /* R6.4 approval modes. */
 enum pc_turn_approval {
@@ -84,6 +115,10 @@ struct pc_turn_opts {
 	bool user_denies;		/* a required prompt is refused */
 	int64_t bash_timeout_ms;	/* 0: 120000 */
 	int max_requests;		/* 0: 25 model requests per turn */
+	pc_turn_hook_fn on_hook;	/* NULL, or told every hook firing
+					   (plugcheck's recorder: the page's
+					   timeline, docs/report.md) */
+	void *on_hook_ctx;
 };
 
 #define PC_TURN_OPTS_INIT                                                    \
@@ -92,7 +127,8 @@ struct pc_turn_opts {
 		.model_ctx = NULL, .model_name = NULL, .images = 0,          \
 		.vision = false, .compact = false,                           \
 		.approval = PC_TURN_APPROVAL_NEVER, .user_denies = false,    \
-		.bash_timeout_ms = 0, .max_requests = 0                      \
+		.bash_timeout_ms = 0, .max_requests = 0, .on_hook = NULL,    \
+		.on_hook_ctx = NULL                                          \
 	}
 
 struct pc_turn {
@@ -102,6 +138,7 @@ struct pc_turn {
 				turn start; pre_turn, or the host's own
 				vision fallback, may switch it for the turn */
 	int turns;	     /* turns run */
+	unsigned subagent_runs; /* subagent run ids handed out ("run-1", ...) */
 	bool completed;	     /* the last turn ended normally (not denied,
 				no model error, not out of requests) */
 };
@@ -109,7 +146,7 @@ struct pc_turn {
 #define PC_TURN_INIT                                                     \
 	{                                                                \
 		.transcript = NULL, .conversation = NULL, .model = NULL, \
-		.turns = 0, .completed = false                           \
+		.turns = 0, .subagent_runs = 0, .completed = false       \
 	}
 
 /* pc_turn_release - free everything `t` owns; `t` is left PC_TURN_INIT. */

@@ -35,7 +35,7 @@ static const struct {
 	{ "glob", false, "pattern" },	{ "grep", false, "pattern" },
 	{ "list_dir", false, "path" },	{ "patch", true, "path" },
 	{ "read_file", false, "path" }, { "rename", true, "from" },
-	{ "write_file", true, "path" },
+	{ "subagent", true, NULL },	{ "write_file", true, "path" },
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -86,14 +86,6 @@ static cJSON *def(const char *name, const char *desc, const cJSON *params)
 	return d;
 }
 
-static bool listed(const struct pc_strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 static cJSON *builtin_params(size_t i)
 {
 	cJSON *p = cJSON_CreateObject(), *req = cJSON_CreateArray();
@@ -105,6 +97,19 @@ static cJSON *builtin_params(size_t i)
 				     cJSON_CreateString(builtins[i].required));
 	cJSON_AddItemToObject(p, "required", req);
 	return p;
+}
+
+cJSON *pc__turn_builtin_def(const char *name)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (!strcmp(builtins[i].name, name)) {
+			cJSON *p = builtin_params(i), *d;
+
+			d = def(name, "built-in tool", p);
+			cJSON_Delete(p);
+			return d;
+		}
+	return NULL;
 }
 
 cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
@@ -127,7 +132,7 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 	for (size_t i = 0; i < NBUILTINS; i++) {
 		cJSON *p;
 
-		if (listed(&overridden, builtins[i].name))
+		if (pc_strvec_has(&overridden, builtins[i].name))
 			continue;
 		p = builtin_params(i);
 		cJSON_AddItemToArray(all,
@@ -140,10 +145,10 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 			/* turn_loop.rs: by name - any enabled plugin's
 			 * override:true claims the name for every tool so
 			 * named, with or without its own override */
-			bool ovr = listed(&overridden, t->name);
+			bool ovr = pc_strvec_has(&overridden, t->name);
 
 			if (!ovr && (pc_is_builtin_tool(t->name) ||
-				     listed(&custom, t->name))) {
+				     pc_strvec_has(&custom, t->name))) {
 				if (log)
 					pc_strvec_pushf(
 						log,
@@ -161,7 +166,7 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 		const cJSON *nm =
 			pc_serde_get(pc_serde_get(d, "function"), "name");
 
-		if (listed(&disabled, nm->valuestring))
+		if (pc_strvec_has(&disabled, nm->valuestring))
 			cJSON_Delete(d);
 		else
 			cJSON_AddItemToArray(defs, d);

@@ -29,6 +29,11 @@ struct pc_mock_http {
 	cJSON *log;	    /* the request log */
 	unsigned received;  /* requests started */
 	unsigned completed; /* requests whose answer was sent or dropped */
+	/* pc_mock_http_rendezvous: refresh grants held until rv_n wait */
+	pthread_cond_t rv_cv;
+	unsigned rv_n, rv_hold_ms;
+	unsigned rv_waiting; /* in the current round */
+	unsigned rv_round;   /* bumped when a round is released */
 };
 
 /* One connection's request while its body arrives. */
@@ -345,6 +350,49 @@ static enum MHD_Result send_answer(struct MHD_Connection *c,
 	return rc;
 }
 
+static struct timespec deadline_in(unsigned ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+/* A refresh grant waits for the others of its round (its connection has
+ * a thread of its own: single_use_refresh starts the daemon so). */
+static void rendezvous(struct pc_mock_http *s, const struct pc__mock_req *r)
+{
+	struct timespec ts;
+	unsigned round;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->rv_n <= 1 || !s->st.opts.single_use_refresh ||
+	    !pc__mock_is_refresh(r)) {
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	ts = deadline_in(s->rv_hold_ms);
+	round = s->rv_round;
+	if (++s->rv_waiting >= s->rv_n) {
+		s->rv_waiting = 0;
+		s->rv_round++;
+		pthread_cond_broadcast(&s->rv_cv);
+	} else {
+		while (round == s->rv_round)
+			if (pthread_cond_timedwait(&s->rv_cv, &s->lock, &ts))
+				break;
+		if (round == s->rv_round) /* held long enough: alone */
+			s->rv_waiting--;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 static enum MHD_Result answer(struct pc_mock_http *s, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      struct conn *cn)
@@ -364,6 +412,7 @@ static enum MHD_Result answer(struct pc_mock_http *s, struct MHD_Connection *c,
 	r.headers = headers;
 	r.body = pc_buf_cstr(&cn->body);
 	r.body_len = cn->body.len;
+	rendezvous(s, &r);
 	pthread_mutex_lock(&s->lock);
 	if (s->st.opts.max_requests && s->received > s->st.opts.max_requests) {
 		char *m = pc_xasprintf(
@@ -444,14 +493,19 @@ static void init_sync(struct pc_mock_http *s)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->done_cv, &ca);
+	pthread_cond_init(&s->rv_cv, &ca);
 	pthread_condattr_destroy(&ca);
 }
 
 static void free_server(struct pc_mock_http *s)
 {
 	pthread_cond_destroy(&s->done_cv);
+	pthread_cond_destroy(&s->rv_cv);
 	pthread_mutex_destroy(&s->lock);
 	pc_strvec_release(&s->st.tokens);
+	cJSON_Delete(s->st.rtokens);
+	cJSON_Delete(s->st.revoked);
+	cJSON_Delete(s->st.refreshes);
 	cJSON_Delete(s->log);
 	free(s);
 }
@@ -485,7 +539,9 @@ int pc_mock_http_start(struct pc_mock *m, const struct pc_mock_http_opts *opts,
 	a.sin_port = htons((uint16_t)opts->port);
 	errno = 0;
 	s->daemon = MHD_start_daemon(
-		MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD,
+		(opts->single_use_refresh ? MHD_USE_THREAD_PER_CONNECTION
+					  : MHD_USE_AUTO) |
+			MHD_USE_INTERNAL_POLLING_THREAD,
 		(uint16_t)opts->port, NULL, NULL, on_request, s,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a,
 		MHD_OPTION_CONNECTION_TIMEOUT,
@@ -539,18 +595,35 @@ unsigned pc_mock_http_count(struct pc_mock_http *s)
 	return n;
 }
 
+void pc_mock_http_rendezvous(struct pc_mock_http *s, unsigned n,
+			     unsigned hold_ms)
+{
+	pthread_mutex_lock(&s->lock);
+	s->rv_n = n;
+	s->rv_hold_ms = hold_ms;
+	s->rv_waiting = 0;
+	s->rv_round++;
+	pthread_cond_broadcast(&s->rv_cv);
+	pthread_mutex_unlock(&s->lock);
+}
+
+cJSON *pc_mock_http_refreshes(struct pc_mock_http *s)
+{
+	cJSON *copy;
+
+	pthread_mutex_lock(&s->lock);
+	copy = s->st.refreshes ? cJSON_Duplicate(s->st.refreshes, 1)
+			       : cJSON_CreateArray();
+	pthread_mutex_unlock(&s->lock);
+	return copy;
+}
+
 bool pc_mock_http_wait(struct pc_mock_http *s, int timeout_ms)
 {
 	struct timespec ts;
 	bool done;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += timeout_ms / 1000;
-	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	ts = deadline_in(timeout_ms < 0 ? 0 : (unsigned)timeout_ms);
 	pthread_mutex_lock(&s->lock);
 	while (!(done = s->st.opts.max_requests &&
 			s->completed >= s->st.opts.max_requests))

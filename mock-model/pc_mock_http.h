@@ -19,8 +19,9 @@
  *   POST /oauth/token          grant_type device_code (device_code=...),
  *        authorization_code (code=...) or refresh_token, form-encoded or
  *        JSON; answers access_token "mock-access-<n>", token_type Bearer,
- *        expires_in 3600, refresh_token "mock-refresh-<n>"; the first
- *        `device_pending_polls` device_code polls answer 400
+ *        expires_in 3600 (0 with `expire_at_once`), refresh_token
+ *        "mock-refresh-<n>" (single-use with `single_use_refresh`); the
+ *        first `device_pending_polls` device_code polls answer 400
  *        {"error":"authorization_pending"}.
  * With `require_auth`, /v1/... answer 401 unless the request carries
  * `Authorization: Bearer <a token this server issued>`.
@@ -76,6 +77,16 @@ struct pc_mock_http_opts {
 	 * to this file after every request (write to FILE.tmp, then rename);
 	 * borrowed, must outlive the server. */
 	const char *record_path;
+	/* Refresh tokens are single-use, as OAuth 2.1 rotation asks: a
+	 * refresh_token grant spends the token it presents; a spent one
+	 * presented again is answered 400 invalid_grant and revokes every
+	 * refresh token of the same login (reuse detection: the next refresh
+	 * fails too, the user must log in again). Each connection then has a
+	 * thread of its own, so pc_mock_http_rendezvous() can hold grants. */
+	bool single_use_refresh;
+	/* Issued access tokens carry expires_in 0 (expired at once), so a
+	 * client refreshes at every use. */
+	bool expire_at_once;
 };
 
 #define PC_MOCK_HTTP_OPTS_INIT                                             \
@@ -83,7 +94,8 @@ struct pc_mock_http_opts {
 		.port = 0, .max_requests = 0, .conn_timeout_s = 10,        \
 		.max_body = (size_t)8 << 20, .model_id = "plugcheck-mock", \
 		.require_auth = false, .device_pending_polls = 0,          \
-		.record_path = NULL                                        \
+		.record_path = NULL, .single_use_refresh = false,          \
+		.expire_at_once = false                                    \
 	}
 
 /* pc_mock_http_start - bind 127.0.0.1:opts->port and serve `m` (borrowed,
@@ -111,6 +123,21 @@ cJSON *pc_mock_http_requests(struct pc_mock_http *s);
 
 /* pc_mock_http_count - how many requests were received so far. */
 unsigned pc_mock_http_count(struct pc_mock_http *s);
+
+/* pc_mock_http_rendezvous - with single_use_refresh: from now on hold
+ * each refresh_token grant until `n` of them wait at once (then all are
+ * answered) or `hold_ms` passed since it arrived (then it is answered
+ * alone). Two clients that read the same refresh token are thus seen to
+ * present it together, however far apart they started. n <= 1: no hold.
+ * Without single_use_refresh it does nothing. */
+void pc_mock_http_rendezvous(struct pc_mock_http *s, unsigned n,
+			     unsigned hold_ms);
+
+/* pc_mock_http_refreshes - a new copy of the refresh_token grants so far,
+ * oldest first: {"refresh_token": presented, "result": "rotated" |
+ * "reused" (already spent: the login is revoked) | "revoked" | "unknown",
+ * "issued": the new refresh token or null}. Caller frees. */
+cJSON *pc_mock_http_refreshes(struct pc_mock_http *s);
 
 /* pc_mock_http_wait - block until opts.max_requests requests were
  * received, or `timeout_ms` milliseconds passed (CLOCK_MONOTONIC).

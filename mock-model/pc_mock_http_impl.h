@@ -43,6 +43,12 @@ struct pc__mock_state {
 	unsigned devices;	 /* device codes issued */
 	unsigned pending_left;	 /* authorization_pending answers left */
 	struct pc_strvec tokens; /* access tokens issued */
+	cJSON *rtokens;		 /* single_use_refresh: refresh token ->
+				    {"family": login number, "used": bool} */
+	cJSON *revoked;		 /* families revoked by a reuse */
+	unsigned families;	 /* logins (grants other than refresh) */
+	cJSON *refreshes;	 /* the refresh grants
+				    (pc_mock_http_refreshes) */
 };
 
 /* pc__mock_json_answer - set `a` to `status` with `v` (taken) printed as
@@ -63,6 +69,9 @@ void pc__mock_sse_events(const cJSON *reply, const char *id, const char *model,
  * not one of them. */
 bool pc__mock_oauth(struct pc__mock_state *st, const struct pc__mock_req *r,
 		    struct pc__mock_ans *a);
+/* pc__mock_is_refresh - `r` is a refresh_token grant (POST /oauth/token,
+ * form-encoded or JSON). */
+bool pc__mock_is_refresh(const struct pc__mock_req *r);
 /* pc__mock_authorized - whether `r` carries a Bearer token issued here. */
 bool pc__mock_authorized(const struct pc__mock_state *st,
 			 const struct pc__mock_req *r);

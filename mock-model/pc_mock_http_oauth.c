@@ -94,9 +94,12 @@ static void oauth_error(struct pc__mock_ans *a, unsigned status,
 	pc__mock_json_answer(a, status, v);
 }
 
-static void issue(struct pc__mock_state *st, struct pc__mock_ans *a)
+/* issue - new tokens for login `family` (0: a new login); returns the
+ * refresh token's number. */
+static unsigned issue(struct pc__mock_state *st, struct pc__mock_ans *a,
+		      unsigned family)
 {
-	cJSON *v = cJSON_CreateObject();
+	cJSON *v = cJSON_CreateObject(), *rt;
 	char tok[48], ref[48];
 
 	st->issued++;
@@ -105,9 +108,78 @@ static void issue(struct pc__mock_state *st, struct pc__mock_ans *a)
 	pc_strvec_push(&st->tokens, tok);
 	cJSON_AddStringToObject(v, "access_token", tok);
 	cJSON_AddStringToObject(v, "token_type", "Bearer");
-	cJSON_AddNumberToObject(v, "expires_in", 3600);
+	cJSON_AddNumberToObject(v, "expires_in",
+				st->opts.expire_at_once ? 0 : 3600);
 	cJSON_AddStringToObject(v, "refresh_token", ref);
 	pc__mock_json_answer(a, 200, v);
+	if (!st->rtokens)
+		st->rtokens = cJSON_CreateObject();
+	rt = cJSON_AddObjectToObject(st->rtokens, ref);
+	cJSON_AddNumberToObject(rt, "family", family ? family : ++st->families);
+	cJSON_AddBoolToObject(rt, "used", false);
+	return st->issued;
+}
+
+static bool revoked(const struct pc__mock_state *st, double family)
+{
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, st->revoked)
+	{
+		if (f->valuedouble == family)
+			return true;
+	}
+	return false;
+}
+
+static void log_refresh(struct pc__mock_state *st, const char *rt,
+			const char *result, unsigned issued)
+{
+	cJSON *e = cJSON_CreateObject();
+	char ref[48];
+
+	if (!st->refreshes)
+		st->refreshes = cJSON_CreateArray();
+	cJSON_AddStringToObject(e, "refresh_token", rt ? rt : "");
+	cJSON_AddStringToObject(e, "result", result);
+	snprintf(ref, sizeof(ref), REFRESH_PREFIX "%u", issued);
+	if (issued)
+		cJSON_AddStringToObject(e, "issued", ref);
+	else
+		cJSON_AddNullToObject(e, "issued");
+	cJSON_AddItemToArray(st->refreshes, e);
+}
+
+/* A refresh_token grant with single-use refresh tokens (OAuth 2.1
+ * rotation with reuse detection). */
+static void refresh_once(struct pc__mock_state *st, const char *rt,
+			 struct pc__mock_ans *a)
+{
+	cJSON *t =
+		rt ? cJSON_GetObjectItemCaseSensitive(st->rtokens, rt) : NULL;
+	cJSON *used = cJSON_GetObjectItemCaseSensitive(t, "used");
+	double family = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(t, "family"));
+
+	if (!t) {
+		oauth_error(a, 400, "invalid_grant", "unknown refresh_token");
+		log_refresh(st, rt, "unknown", 0);
+	} else if (revoked(st, family)) {
+		oauth_error(a, 400, "invalid_grant",
+			    "refresh_token revoked: log in again");
+		log_refresh(st, rt, "revoked", 0);
+	} else if (cJSON_IsTrue(used)) {
+		if (!st->revoked)
+			st->revoked = cJSON_CreateArray();
+		cJSON_AddItemToArray(st->revoked, cJSON_CreateNumber(family));
+		oauth_error(a, 400, "invalid_grant",
+			    "refresh_token already used: the login is revoked");
+		log_refresh(st, rt, "reused", 0);
+	} else {
+		cJSON_ReplaceItemInObjectCaseSensitive(t, "used",
+						       cJSON_CreateTrue());
+		log_refresh(st, rt, "rotated", issue(st, a, (unsigned)family));
+	}
 }
 
 static void device(struct pc__mock_state *st, struct pc__mock_ans *a)
@@ -149,18 +221,24 @@ static void token(struct pc__mock_state *st, const struct pc__mock_req *r,
 			oauth_error(a, 400, "authorization_pending",
 				    "the user has not approved yet");
 		else
-			issue(st, a);
+			issue(st, a, 0);
 	} else if (!strcmp(grant, "authorization_code")) {
 		if (!code || strcmp(code, AUTH_CODE))
 			oauth_error(a, 400, "invalid_grant", "unknown code");
 		else
-			issue(st, a);
+			issue(st, a, 0);
+	} else if (!strcmp(grant, "refresh_token") &&
+		   st->opts.single_use_refresh) {
+		refresh_once(st, rt, a);
 	} else if (!strcmp(grant, "refresh_token")) {
-		if (!rt || strncmp(rt, REFRESH_PREFIX, strlen(REFRESH_PREFIX)))
+		if (!rt ||
+		    strncmp(rt, REFRESH_PREFIX, strlen(REFRESH_PREFIX))) {
 			oauth_error(a, 400, "invalid_grant",
 				    "unknown refresh_token");
-		else
-			issue(st, a);
+			log_refresh(st, rt, "unknown", 0);
+		} else {
+			log_refresh(st, rt, "rotated", issue(st, a, 0));
+		}
 	} else {
 		oauth_error(a, 400, "unsupported_grant_type", grant);
 	}
@@ -238,6 +316,21 @@ bool pc__mock_oauth(struct pc__mock_state *st, const struct pc__mock_req *r,
 	else
 		return false;
 	return true;
+}
+
+bool pc__mock_is_refresh(const struct pc__mock_req *r)
+{
+	cJSON *p;
+	const char *g;
+	bool yes;
+
+	if (strcmp(r->path, "/oauth/token") || strcmp(r->method, "POST"))
+		return false;
+	p = params(r);
+	g = param(p, "grant_type");
+	yes = g && !strcmp(g, "refresh_token");
+	cJSON_Delete(p);
+	return yes;
 }
 
 bool pc__mock_authorized(const struct pc__mock_state *st,

@@ -17,9 +17,28 @@
 
 #define TEMPLATE_MAX (1u << 20)
 
+/* The directory of the running executable (symlinks resolved), or NULL. */
+static char *exe_dir(void)
+{
+	char *exe = pc_fs_realpath("/proc/self/exe"), *slash;
+
+	if (!exe)
+		return NULL;
+	slash = strrchr(exe, '/');
+	if (slash && slash != exe)
+		*slash = '\0';
+	else if (slash)
+		slash[1] = '\0';
+	return exe;
+}
+
 char *pc_scaffold_templates_dir(struct pc_err *err)
 {
-	static const char *const where[] = {
+	/* 1. beside the binary, wherever the installed tree was put
+	 * (cmake --install --prefix, DESTDIR, a .deb unpacked anywhere);
+	 * 2. the source tree this binary was built from (build/dev/plugcheck
+	 * runs before any install); 3. the configured install path. */
+	static const char *const fixed[] = {
 #ifdef PC_SCAFFOLD_SOURCE_TEMPLATES
 		PC_SCAFFOLD_SOURCE_TEMPLATES,
 #endif
@@ -28,21 +47,39 @@ char *pc_scaffold_templates_dir(struct pc_err *err)
 #endif
 		NULL
 	};
-	char *probe;
+	struct pc_strvec where = PC_STRVEC_INIT;
+	struct pc_buf looked = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *dir = exe_dir(), *probe, *found = NULL;
 
-	for (size_t i = 0; where[i]; i++) {
-		probe = pc_fs_join(where[i], "catalyst/manifest/hook.json");
-		if (pc_fs_is_file(probe)) {
-			free(probe);
-			return pc_xstrdup(where[i]);
-		}
-		free(probe);
+#ifdef PC_SCAFFOLD_RELATIVE_TEMPLATES
+	if (dir) {
+		char *rel = pc_fs_join(dir, PC_SCAFFOLD_RELATIVE_TEMPLATES);
+
+		pc_strvec_push(&where, rel);
+		free(rel);
 	}
-	pc_err_set(err, PC_ENOENT,
-		   "cannot find the plugin templates: looked in '%s' and '%s'",
-		   where[0] ? where[0] : "(no source tree)",
-		   where[0] && where[1] ? where[1] : "(no install path)");
-	return NULL;
+#endif
+	free(dir);
+	for (size_t i = 0; fixed[i]; i++)
+		pc_strvec_push(&where, fixed[i]);
+	for (size_t i = 0; i < where.nr && !found; i++) {
+		probe = pc_fs_join(where.v[i], "catalyst/manifest/hook.json");
+		if (pc_fs_is_file(probe))
+			found = pc_xstrdup(where.v[i]);
+		free(probe);
+		pc_buf_addf(&looked, "%s'%s'", i ? ", " : "", where.v[i]);
+	}
+	if (!found)
+		pc_err_set(
+			err, PC_ENOENT,
+			"cannot find the plugin templates: looked in %s; fix: "
+			"reinstall plugcheck (the templates belong in "
+			"share/plugcheck/templates beside its bin/)",
+			where.nr ? looked.data
+				 : "no place (built without one)");
+	pc_buf_release(&looked);
+	pc_strvec_release(&where);
+	return found;
 }
 
 static void add_cap(struct pc_strvec *caps, const char *c)

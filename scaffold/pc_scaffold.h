@@ -2,9 +2,12 @@
  * directory (`plugcheck new`, `plugcheck add`).
  *
  * Caller protocol:
- *   1. pc_scaffold_templates_dir() finds the template tree: the source
- *      tree this binary was built from first (PC_SCAFFOLD_SOURCE_TEMPLATES),
- *      then the install path (PC_SCAFFOLD_INSTALL_TEMPLATES).
+ *   1. pc_scaffold_templates_dir() finds the template tree: beside the
+ *      running binary first (PC_SCAFFOLD_RELATIVE_TEMPLATES, e.g.
+ *      ../share/plugcheck/templates from bin/, so an installed tree works
+ *      wherever it was put), then the source tree this binary was built
+ *      from (PC_SCAFFOLD_SOURCE_TEMPLATES), then the configured install
+ *      path (PC_SCAFFOLD_INSTALL_TEMPLATES).
  *   2. Fill a struct pc_scaffold_opts with the parts to generate. The
  *      caller has already checked names against the host's rules (R2.5,
  *      R2.8, R2.14) and filled each hook part's policy facts (R4.2).
@@ -73,8 +76,9 @@ struct pc_scaffold_opts {
 };
 
 /* pc_scaffold_templates_dir - the template root (the folder holding
- * `catalyst/`). Returns a new string (caller frees), or NULL with
- * PC_ENOENT in err naming both places looked at. */
+ * `catalyst/`), looked for in the order of the caller protocol above.
+ * Returns a new string (caller frees), or NULL with PC_ENOENT in err
+ * naming every place looked at and the fix. */
 char *pc_scaffold_templates_dir(struct pc_err *err);
 
 /* pc_scaffold_capabilities - the capabilities the host infers (R3.2) for

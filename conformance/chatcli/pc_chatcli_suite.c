@@ -6,13 +6,17 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
-#include <stdio.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "pc_chatcli_causes.h"
 #include "pc_fs.h"
+#include "pc_locate.h"
+#include "pc_time.h"
 #include "pc_xalloc.h"
 
 extern char **environ;
@@ -57,6 +61,8 @@ struct ctx {
 	struct pc_strvec env; /* ours, with HOME moved to a scratch dir */
 	char *tmp, *cwd, *home;
 	size_t k; /* the open case (chat_begin), or PC_REPORT_NO_CASE */
+	struct pc_strvec once; /* "ID file" of the findings made once per
+				  plugin file */
 };
 
 static bool dir_is_empty(const char *path)
@@ -102,24 +108,123 @@ static void chat_end(struct ctx *c)
 
 /* A finding about `file`: in the open case, else in the case "<ID>
  * <title>" of the file's class. */
-static void chat_find(struct ctx *c, const char *id, const char *file,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static struct pc_finding *chat_find(struct ctx *c, const char *id,
+				    const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void chat_find(struct ctx *c, const char *id, const char *file,
-		      const char *fmt, ...)
+/* Returns the finding, for its location. The message never shows the
+ * value of a secret-shaped variable of the environment the plugin got
+ * (X3): a plugin that prints its environment would put it in the report. */
+static struct pc_finding *chat_find(struct ctx *c, const char *id,
+				    const char *file, const char *fmt, ...)
 {
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_finding *f;
 	va_list ap;
-	char *cls;
+	char *cls, *msg;
 
 	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	msg = pc_chatcli_redact(c->env.v, pc_buf_cstr(&b));
+	pc_buf_release(&b);
 	if (c->k != PC_REPORT_NO_CASE) {
-		pc_report_vfind(c->r, c->k, id, file, NULL, fmt, ap);
+		f = pc_report_find(c->r, c->k, id, file, NULL, "%s", msg);
 	} else {
 		cls = class_of(file);
-		pc_report_vfind_static(c->r, cls, id, file, NULL, fmt, ap);
+		f = pc_report_find_static(c->r, cls, id, file, NULL, "%s", msg);
 		free(cls);
 	}
-	va_end(ap);
+	free(msg);
+	return f;
+}
+
+/* First time for (id, file)? Records it. */
+static bool first_time(struct ctx *c, const char *id, const char *file)
+{
+	char *key = pc_xasprintf("%s %s", id, file);
+	bool first = !pc_strvec_has(&c->once, key);
+
+	if (first)
+		pc_strvec_push(&c->once, key);
+	free(key);
+	return first;
+}
+
+static bool ident(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') ||
+	       ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
+}
+
+/* Part of a word, a name or a path around an identifier needle. */
+static bool wordish(char ch)
+{
+	return ident(ch) || (ch && strchr("@.-/", ch));
+}
+
+/* `needle` at p (inside [line, end)) is a whole word, when it is an
+ * identifier: `env | sort`, not environment, @env-dump or /usr/bin/env. */
+static bool whole_word(const char *line, const char *end, const char *p,
+		       const char *needle, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!ident(needle[i]))
+			return true;
+	return (p == line || !wordish(p[-1])) &&
+	       (p + k == end || !wordish(p[k]));
+}
+
+/* The first line of text[0..n) that holds `needle` (a whole word when it
+ * is an identifier) and is not a comment (#, / or * first), with the
+ * column of the match. */
+static struct pc_loc code_line(const char *text, size_t n, const char *needle)
+{
+	struct pc_loc l = { 0, 0 };
+	size_t start = 0, k = strlen(needle);
+
+	for (unsigned line = 1; start < n; line++) {
+		const char *nl = memchr(text + start, '\n', n - start);
+		size_t end = nl ? (size_t)(nl - text) : n, i = start;
+		const char *hit;
+
+		while (i < end && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		hit = memmem(text + start, end - start, needle, k);
+		while (hit &&
+		       !whole_word(text + start, text + end, hit, needle, k))
+			hit = memmem(hit + 1, (size_t)(text + end - hit - 1),
+				     needle, k);
+		if (hit && i < end && !strchr("#/*", text[i])) {
+			l.line = line;
+			l.column = (unsigned)(hit - (text + start)) + 1;
+			return l;
+		}
+		start = end + 1;
+	}
+	return l;
+}
+
+/* Point `f` at the first code line of the script `path` holding one of
+ * the `needles` (tried in order; NULL or empty ones skipped), when the
+ * plugin is a script ("#!", read up to 1 MiB). */
+static void locate_in_script(struct pc_finding *f, const char *path,
+			     const char *const *needles, size_t n)
+{
+	struct pc_buf b = PC_BUF_INIT(1 << 20);
+
+	if (f && !pc_fs_read_stream(path, &b, PC_FS_STREAM_MS, NULL) &&
+	    b.len > 2 && !memcmp(b.data, "#!", 2))
+		for (size_t i = 0; i < n && !f->line; i++) {
+			struct pc_loc l;
+
+			if (!needles[i] || !*needles[i])
+				continue;
+			l = code_line(b.data, b.len, needles[i]);
+			f->line = l.line;
+			f->column = l.column;
+		}
+	pc_buf_release(&b);
 }
 
 /* True once the run was asked to stop: then `what` becomes a skipped
@@ -136,23 +241,6 @@ static bool cut(struct ctx *c, const char *file, const char *what)
 		       "interrupted: plugcheck was stopped before this ran");
 	free(cls);
 	return true;
-}
-
-/* get_fold - the value Go's decoder stores in struct field `k` of a
- * decoded object: the last member whose key sets that field (exact name
- * or Go 1.19's case folding, pc_chatcli_json_field_match), NULL when none
- * does. */
-static const struct pc_chatcli_jv *get_fold(const struct pc_chatcli_jv *o,
-					    const char *k)
-{
-	const struct pc_chatcli_jv *found = NULL;
-
-	if (!o || o->kind != PC_CHATCLI_JV_OBJECT)
-		return NULL;
-	for (size_t i = 0; i < o->nr; i++)
-		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, k))
-			found = &o->v[i];
-	return found;
 }
 
 static bool is_null(const struct pc_chatcli_jv *v)
@@ -242,7 +330,7 @@ static int schema_shape(const struct pc_chatcli_jv *s,
 	    !fields_ok(s, "argsFormat", PC_CHATCLI_JV_STRING) ||
 	    !slices_ok(s, "subcommands", sub_ok))
 		return -1;
-	*subs = get_fold(s, "subcommands");
+	*subs = pc_chatcli_jv_field(s, "subcommands");
 	if (!is_kind(*subs, PC_CHATCLI_JV_ARRAY))
 		*subs = NULL;
 	return *subs ? (int)(*subs)->nr : 0;
@@ -286,7 +374,7 @@ static void check_schema(struct ctx *c, const struct pc_chatcli_entry *e)
 		chat_find(c, "PC-CHAT-021", e->file,
 			"the schema of '%s' does not decode into the host's argsFormat/subcommands shape: the model sees only the usage",
 			e->file);
-	else if (n == 0 && !get_fold(&s, "argsFormat"))
+	else if (n == 0 && !pc_chatcli_jv_field(&s, "argsFormat"))
 		chat_find(c, "PC-CHAT-020", e->file,
 			"the schema of '%s' decodes to no subcommands: the model sees an empty \"Subcomandos Disponíveis:\" and neither parameters nor usage",
 			e->file);
@@ -554,6 +642,236 @@ static const char *compressed_note(const struct pc_chatcli_call *call,
 	return buf;
 }
 
+/* The options of a call of `e` with `argv` as the host makes it. */
+static void call_opts(struct ctx *c, const struct pc_chatcli_entry *e,
+		      const struct pc_chatcli_argv *argv,
+		      struct pc_chatcli_call_opts *co)
+{
+	co->path = e->path;
+	co->args = argv;
+	co->env = &c->env;
+	co->cwd = c->cwd;
+	/* the model calls it by its name; the compression layer routes by
+	 * that name (O1) */
+	co->tool = e->probe.meta.name;
+	co->tool_len = e->probe.meta.name_len;
+	/* X5 as configured, bounded by plugcheck's own call timeout */
+	co->timeout_ms =
+		pc_chatcli_timeout_ms(getenv("CHATCLI_AGENT_PLUGIN_TIMEOUT"));
+	if (co->timeout_ms > c->o->call_timeout_ms)
+		co->timeout_ms = c->o->call_timeout_ms;
+	co->hard_cap_ms = 10000;
+}
+
+/* --- issue 17: the causes behind what the model receives ---------------- */
+
+/* A literal of the script that likely printed `line`: its text up to
+ * the first character that looks interpolated (a digit, %, {, $), when
+ * at least 6 bytes are left. New string or NULL. */
+static char *literal_of(const char *line)
+{
+	size_t n = 0;
+
+	if (!line)
+		return NULL;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	while (line[n] && !strchr("0123456789%{$\r\n\"'", line[n]))
+		n++;
+	while (n && line[n - 1] == ' ')
+		n--;
+	return n >= 6 ? pc_xmemdup(line, n) : NULL;
+}
+
+/* PC-CHAT-045: the lines the plugin wrote to stderr that the model reads
+ * in a successful result (X7), and what they cost; once per plugin file. */
+static void check_stderr(struct ctx *c, const struct pc_chatcli_entry *e,
+			 const char *args, const struct pc_chatcli_call *call)
+{
+	struct pc_chatcli_stderr_use u = PC_CHATCLI_STDERR_USE_INIT;
+	struct pc_buf list = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *needles[] = {
+		NULL,	      ">&2",	       "file=sys.stderr",
+		"sys.stderr", "console.error", "os.Stderr",
+		"STDERR",     "stderr",	       "log.Print",
+		"logging."
+	};
+	struct pc_finding *f;
+	char *lit;
+
+	/* a failed call's reason on stderr is what the model should read;
+	 * on success stderr is noise in the result */
+	if (call->error)
+		return;
+	pc_chatcli_stderr_use(call, &u);
+	if (!u.lines || !first_time(c, "PC-CHAT-045", e->file))
+		goto out;
+	for (size_t i = 0; i < u.shown.nr; i++)
+		pc_buf_addf(&list, "%s%s", i ? "; " : "", u.shown.v[i]);
+	f = chat_find(
+		c, "PC-CHAT-045", e->file,
+		"args %s: %zu line(s) the plugin wrote to stderr reach the model inside its result, %zu byte(s) of its context (%s%s)",
+		args, u.lines, u.bytes, pc_buf_cstr(&list),
+		u.lines > u.shown.nr ? "; ..." : "");
+	needles[0] = lit = literal_of(u.first);
+	locate_in_script(f, e->path, needles,
+			 sizeof(needles) / sizeof(*needles));
+	free(lit);
+out:
+	pc_buf_release(&list);
+	pc_chatcli_stderr_use_release(&u);
+}
+
+/* PC-CHAT-046: secret-shaped variables of the host's environment (X3;
+ * plugcheck seeds canaries) whose values `what` puts in the model's
+ * context; names only, once per plugin file. */
+static void check_secrets(struct ctx *c, const struct pc_chatcli_entry *e,
+			  const char *what, const char *text, size_t n)
+{
+	static const char *const dumps[] = { "printenv",    "os.environ",
+					     "process.env", "os.Environ",
+					     "ENV[",	    "environ",
+					     "getenv",	    "env" };
+	struct pc_strvec names = PC_STRVEC_INIT;
+	struct pc_buf list = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *needles[16];
+	size_t k = 0;
+	struct pc_finding *f;
+
+	if (!text || !pc_chatcli_printed_secrets(c->env.v, text, n, &names) ||
+	    !first_time(c, "PC-CHAT-046", e->file))
+		goto out;
+	for (size_t i = 0; i < names.nr; i++) {
+		pc_buf_addf(&list, "%s%s", i ? ", " : "", names.v[i]);
+		if (k < 8)
+			needles[k++] = names.v[i];
+	}
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(*dumps); i++)
+		needles[k++] = dumps[i];
+	f = chat_find(
+		c, "PC-CHAT-046", e->file,
+		"%s: the model's context gets the value of %zu secret-shaped variable(s) of the host's environment: %s (values not shown)",
+		what, names.nr, pc_buf_cstr(&list));
+	locate_in_script(f, e->path, needles, k);
+out:
+	pc_buf_release(&list);
+	pc_strvec_release(&names);
+}
+
+/* The model's call that sends `a` a value of `len` bytes: the flag of
+ * its subcommand, or the property in a JSON object without cmd. New. */
+static char *long_call(const struct pc_chatcli_long_arg *a, size_t len)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	const char *k = a->name;
+	char *v = pc_xmalloc(len + 1);
+
+	memset(v, 'x', len);
+	v[len] = '\0';
+	while (!a->whole_json && *k == '-')
+		k++;
+	if (a->subcommand) {
+		pc_buf_adds(&b, "{\"cmd\":");
+		pc_chatcli_go_quote(&b, a->subcommand, strlen(a->subcommand));
+		pc_buf_adds(&b, ",\"args\":{");
+	} else {
+		pc_buf_addch(&b, '{');
+	}
+	pc_chatcli_go_quote(&b, k, strlen(k));
+	pc_buf_addf(&b, ":\"%s\"}%s", v, a->subcommand ? "}" : "");
+	free(v);
+	return pc_buf_detach(&b, NULL);
+}
+
+/* check: call `e` as the model would with a MAX_ARG_STRLEN-byte value
+ * for `a`; what the host answered, for the finding. New string. */
+static char *long_demo(struct ctx *c, const struct pc_chatcli_entry *e,
+		       const struct pc_chatcli_long_arg *a)
+{
+	struct pc_chatcli_call_opts co = PC_CHATCLI_CALL_OPTS_INIT;
+	struct pc_chatcli_call call = PC_CHATCLI_CALL_INIT;
+	struct pc_chatcli_argv argv = PC_CHATCLI_ARGV_INIT;
+	char *args = long_call(a, PC_CHATCLI_ARG_STRLEN_MAX), *perr = NULL;
+	char *out;
+
+	if (pc_chatcli_args_to_argv(args, strlen(args), &argv, &perr)) {
+		out = pc_xasprintf(
+			"; plugcheck's call with a %u-byte value was not run: %s",
+			PC_CHATCLI_ARG_STRLEN_MAX, perr);
+	} else {
+		call_opts(c, e, &argv, &co);
+		if (pc_chatcli_call(&co, &call, NULL))
+			out = pc_xstrdup("");
+		else
+			out = pc_xasprintf(
+				"; plugcheck's call with a %u-byte value got: %s",
+				PC_CHATCLI_ARG_STRLEN_MAX,
+				call.error ? call.error : "no error");
+		pc_chatcli_call_release(&call);
+		scrub_dir(c->cwd);
+		scrub_dir(c->home);
+	}
+	free(perr);
+	free(args);
+	pc_chatcli_argv_release(&argv);
+	return out;
+}
+
+/* PC-CHAT-047: string parameters of the schema that nothing bounds under
+ * what one argument may hold (X1: argv only, the kernel's E2BIG); with
+ * `check`, one call at the limit shows the host's answer. */
+static void check_long_args(struct ctx *c, const struct pc_chatcli_entry *e)
+{
+	const char *schema = e->probe.schema;
+	struct pc_chatcli_long_args a = PC_CHATCLI_LONG_ARGS_INIT;
+	struct pc_buf list = PC_BUF_INIT(PC_BUF_NOCAP);
+	char *demo = NULL, *q1, *q2, *q3;
+	struct pc_finding *f;
+
+	if (!schema || !pc_chatcli_long_args(schema, strlen(schema), &a))
+		return;
+	for (size_t i = 0; i < a.nr && i < 5; i++) {
+		pc_buf_addf(&list, "%s%s", i ? ", " : "", a.v[i].name);
+		if (a.v[i].subcommand)
+			pc_buf_addf(&list, " (%s)", a.v[i].subcommand);
+		if (a.v[i].max_len >= 0)
+			pc_buf_addf(&list, " (maxLength %lld)", a.v[i].max_len);
+	}
+	if (a.nr > 5)
+		pc_buf_addf(&list, " and %zu more", a.nr - 5);
+	if (c->o->run_calls && e->registered &&
+	    !cut(c, e->file, "call at the argument limit")) {
+		chat_begin(c, e->file, "call at the argument limit");
+		demo = long_demo(c, e, &a.v[0]);
+	}
+	f = chat_find(
+		c, "PC-CHAT-047", e->file,
+		"the schema of '%s' takes text of any length in %s%s: the kernel refuses an argument of %u bytes or more (MAX_ARG_STRLEN, E2BIG), so the host's exec fails before the plugin runs and the model gets \"falha ao iniciar plugin: fork/exec %s: argument list too long\"; all arguments together with the plugin's path and the host's whole environment (%zu bytes now) must also fit in ARG_MAX (%zu bytes here)%s",
+		e->file, pc_buf_cstr(&list),
+		a.v[0].whole_json
+			? " (sent as one JSON argument, every value counts)"
+			: "",
+		PC_CHATCLI_ARG_STRLEN_MAX, e->path,
+		pc_chatcli_env_bytes(c->env.v), pc_chatcli_arg_max(0),
+		demo ? demo : "");
+	q1 = pc_xasprintf("\"%s\"", a.v[0].name);
+	q2 = pc_xasprintf("'%s'", a.v[0].name);
+	q3 = pc_xasprintf("\"%s\"", a.v[0].name + strspn(a.v[0].name, "-"));
+	{
+		const char *needles[] = { q1, q2, q3, a.v[0].name };
+
+		locate_in_script(f, e->path, needles, 4);
+	}
+	if (demo)
+		chat_end(c);
+	free(q1);
+	free(q2);
+	free(q3);
+	free(demo);
+	pc_buf_release(&list);
+	pc_chatcli_long_args_release(&a);
+}
+
 static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		       const char *form, const char *args, const char *id)
 {
@@ -570,20 +888,7 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 		chat_find(c, id, e->file, "args %s -> %s", args, perr);
 		goto out;
 	}
-	co.path = e->path;
-	co.args = &argv;
-	co.env = &c->env;
-	co.cwd = c->cwd;
-	/* the model calls it by its name; the compression layer routes by
-	 * that name (O1) */
-	co.tool = e->probe.meta.name;
-	co.tool_len = e->probe.meta.name_len;
-	/* X5 as configured, bounded by plugcheck's own call timeout */
-	co.timeout_ms =
-		pc_chatcli_timeout_ms(getenv("CHATCLI_AGENT_PLUGIN_TIMEOUT"));
-	if (co.timeout_ms > c->o->call_timeout_ms)
-		co.timeout_ms = c->o->call_timeout_ms;
-	co.hard_cap_ms = 10000;
+	call_opts(c, e, &argv, &co);
 	if (pc_chatcli_call(&co, &call, NULL)) {
 		chat_find(c, "PC-INT-001", e->file,
 			  "plugcheck could not run the plugin");
@@ -618,6 +923,9 @@ static void judge_call(struct ctx *c, const struct pc_chatcli_entry *e,
 				"CHATCLI_COMPRESSION_THRESHOLD")),
 			compressed_note(&call, note, sizeof(note)));
 	check_remote_call(c, e, args, &argv, &call);
+	check_stderr(c, e, args, &call);
+	check_secrets(c, e, *args ? what : "called without arguments",
+		      call.output, call.output_len);
 	pc_chatcli_call_release(&call);
 	scrub_dir(c->cwd);
 	scrub_dir(c->home);
@@ -634,8 +942,8 @@ out:
 static void sample(const struct pc_chatcli_jv *flag, const char *k,
 		   struct pc_buf *json, struct pc_buf *text)
 {
-	const struct pc_chatcli_jv *t = get_fold(flag, "type"),
-				   *d = get_fold(flag, "default");
+	const struct pc_chatcli_jv *t = pc_chatcli_jv_field(flag, "type"),
+				   *d = pc_chatcli_jv_field(flag, "default");
 	const char *ty = is_str(t) ? t->s : "";
 
 	if (strstr(ty, "bool")) {
@@ -656,8 +964,8 @@ static void sample(const struct pc_chatcli_jv *flag, const char *k,
 static void call_subcommand(struct ctx *c, const struct pc_chatcli_entry *e,
 			    const struct pc_chatcli_jv *sub)
 {
-	const struct pc_chatcli_jv *nm = get_fold(sub, "name"),
-				   *flags = get_fold(sub, "flags");
+	const struct pc_chatcli_jv *nm = pc_chatcli_jv_field(sub, "name"),
+				   *flags = pc_chatcli_jv_field(sub, "flags");
 	struct pc_buf text = PC_BUF_INIT(PC_BUF_NOCAP),
 		      json = PC_BUF_INIT(PC_BUF_NOCAP);
 	bool first = true;
@@ -671,8 +979,10 @@ static void call_subcommand(struct ctx *c, const struct pc_chatcli_entry *e,
 	for (size_t i = 0; is_kind(flags, PC_CHATCLI_JV_ARRAY) && i < flags->nr;
 	     i++) {
 		const struct pc_chatcli_jv *fl = &flags->v[i],
-					   *fn = get_fold(fl, "name"),
-					   *rq = get_fold(fl, "required");
+					   *fn = pc_chatcli_jv_field(fl,
+								     "name"),
+					   *rq = pc_chatcli_jv_field(
+						   fl, "required");
 		const char *k;
 
 		/* the required flags, or the only one */
@@ -738,6 +1048,15 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 	check_meta(c, e);
 	check_schema(c, e);
 	check_remote_plugin(c, e);
+	/* the prompt carries the metadata and schema (S4) */
+	check_secrets(
+		c, e,
+		"its --metadata and --schema, which the system prompt carries",
+		p->metadata_run.out, p->metadata_run.out_len);
+	if (p->schema)
+		check_secrets(c, e,
+			      "its --schema, which the system prompt carries",
+			      p->schema, strlen(p->schema));
 	if (cut(c, e->file, "probes run twice"))
 		return;
 	pc_chatcli_probe(e->path, &c->env, c->cwd, c->o->probe_timeout_ms,
@@ -752,6 +1071,7 @@ static void check_entry(struct ctx *c, struct pc_chatcli_entry *e)
 				"'%s' and '%s' both register \"%s\"; '%s' wins",
 				e->file, e->replaced_by, p->meta.name,
 				e->replaced_by);
+	check_long_args(c, e);
 	if (c->o->run_calls && e->registered)
 		run_calls(c, e);
 }
@@ -810,6 +1130,17 @@ int pc_chatcli_suite_run(const char *path,
 	scrub_dir(c.cwd);
 	scrub_dir(c.home);
 	pc_strvec_env_with_home(&c.env, environ, c.home);
+	{
+		/* X3: the host passes its whole environment; canaries make a
+		 * plugin that prints it visible (PC-CHAT-046) */
+		char *nonce = pc_xasprintf("%llx%lx",
+					   (unsigned long long)pc_time_now_us(),
+					   (long)getpid());
+
+		pc_chatcli_seed_canaries(&c.env, nonce);
+		free(nonce);
+	}
+	c.once = (struct pc_strvec)PC_STRVEC_INIT;
 	dopt.keys_dir = def.keys_dir;
 	dopt.env = &c.env;
 	dopt.cwd = c.cwd;
@@ -833,5 +1164,6 @@ int pc_chatcli_suite_run(const char *path,
 	free(c.cwd);
 	free(c.home);
 	pc_strvec_release(&c.env);
+	pc_strvec_release(&c.once);
 	return rc;
 }

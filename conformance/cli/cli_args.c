@@ -258,10 +258,11 @@ int pc_args_parse(const struct pc_cmd *c, int argc, char **argv,
 		char *names = pos_names(c);
 
 		rc = a->npos < c->min_pos
-			     ? pc_cli_usage_error(c->name, "missing arguments (usage: plugcheck %s %s)",
-						  c->name, names)
-			     : pc_cli_usage_error(c->name, "unexpected argument '%s' (usage: plugcheck %s %s)",
-						  a->pos[c->max_pos], c->name, names);
+			     ? pc_cli_usage_error(c->name, "missing arguments (usage: plugcheck %s%s%s)",
+						  c->name, *names ? " " : "", names)
+			     : pc_cli_usage_error(c->name, "unexpected argument '%s' (usage: plugcheck %s%s%s)",
+						  a->pos[c->max_pos], c->name,
+						  *names ? " " : "", names);
 		free(names);
 		return rc;
 	}
@@ -331,7 +332,7 @@ static void option_help(const struct pc_opt *o, const struct pc_contract *k,
 		snprintf(left, sizeof(left), "--%s%s%s", o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
 	fprintf(out, "  %-20s", left);
-	if (strlen(left) > 20)
+	if (strlen(left) >= 20)
 		fputs("\n                      ", out);
 	for (const char *p = h; *p; p++) {
 		fputc(*p, out);

@@ -191,8 +191,9 @@ static void release(struct copts *c, struct pc_chatcli_dir *d,
 	pc_report_release(r);
 }
 
-int pc_chatcli_lint(const struct pc_args *a)
+static int chatcli_lint(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
@@ -202,12 +203,15 @@ int pc_chatcli_lint(const struct pc_args *a)
 	copts_from(a, &c);
 	rc = run_suite(&c, false, &d, &r);
 	if (rc < 0) {
+		int f = fmt ? pc_report_format_parse(fmt)
+			    : pc_cli_default_format();
+
 		pc_report_finish(&r);
-		if (fmt && !strcmp(fmt, "json"))
+		if (f == PC_REPORT_JSON)
 			pc_cli_print_json(lint_json(&d, &r));
 		else
-			pc_report_write(&r, PC_REPORT_HUMAN, stdout,
-					pc_cli_color());
+			pc_report_write(&r, (enum pc_report_format)f, stdout,
+					f == PC_REPORT_HUMAN && pc_cli_color());
 		rc = !r.loaded ? PC_EXIT_NOLOAD
 		     : r.counts.errors ? PC_EXIT_FINDINGS
 				       : PC_EXIT_OK;
@@ -216,8 +220,9 @@ int pc_chatcli_lint(const struct pc_args *a)
 	return rc;
 }
 
-int pc_chatcli_check(const struct pc_args *a)
+static int chatcli_check(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct copts c = { .ignore = PC_STRVEC_INIT };
 	struct pc_chatcli_dir d = PC_CHATCLI_DIR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
@@ -413,8 +418,9 @@ static void print_call_human(const struct fired *f)
 	cJSON_Delete(a);
 }
 
-int pc_chatcli_fire(const struct pc_args *a)
+static int chatcli_fire(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct pc_chatcli_call_opts o = PC_CHATCLI_CALL_OPTS_INIT;
 	struct pc_chatcli_call c = PC_CHATCLI_CALL_INIT;
 	struct pc_chatcli_tool_calls calls = PC_CHATCLI_TOOL_CALLS_INIT;
@@ -513,4 +519,22 @@ int pc_chatcli_fire(const struct pc_args *a)
 	pc_chatcli_tool_calls_release(&calls);
 	pc_chatcli_argv_release(&av);
 	return rc;
+}
+
+int pc_chatcli_fire(const struct pc_args *a)
+{
+	/* in a worker: `kill -9 $PPID` in the plugin reaches it, not us */
+	return pc_cli_isolated("fire call", chatcli_fire, (void *)a);
+}
+
+/* The probes and calls run in a worker (pc_cli_isolated): a plugin that
+ * kills or stops its parent reaches it, not plugcheck. */
+int pc_chatcli_lint(const struct pc_args *a)
+{
+	return pc_cli_isolated("lint", chatcli_lint, (void *)a);
+}
+
+int pc_chatcli_check(const struct pc_args *a)
+{
+	return pc_cli_isolated("check", chatcli_check, (void *)a);
 }

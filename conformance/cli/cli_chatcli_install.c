@@ -14,8 +14,9 @@
 #include "pc_exit.h"
 #include "pc_xalloc.h"
 
-int pc_chatcli_install_check(const struct pc_args *a)
+static int chatcli_install_check(void *ctx)
 {
+	const struct pc_args *a = ctx;
 	struct pc_chatcli_icheck_opts io = { 0 };
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_strvec log = PC_STRVEC_INIT;
@@ -38,7 +39,8 @@ int pc_chatcli_install_check(const struct pc_args *a)
 		rc = PC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (out.fmt == PC_REPORT_HUMAN && !out.f) {
+	if ((out.fmt == PC_REPORT_HUMAN || out.fmt == PC_REPORT_GITHUB) &&
+	    !out.report.f) {
 		for (size_t i = 0; i < log.nr; i++)
 			puts(log.v[i]);
 		putchar('\n');
@@ -48,4 +50,12 @@ out:
 	pc_report_release(&r);
 	pc_strvec_release(&log);
 	return rc;
+}
+
+/* In a worker (pc_cli_isolated), as check: the plugin's probes and the
+ * install's git and go runs cannot kill or freeze plugcheck. */
+int pc_chatcli_install_check(const struct pc_args *a)
+{
+	return pc_cli_isolated("install-check", chatcli_install_check,
+			       (void *)a);
 }

@@ -12,10 +12,24 @@ bool cli_is_rule(const char *v);
 #define CLI_OPT_FORMAT(vals)                                                  \
 	{ .name = "format", .kind = PC_OPT_VALUE, .metavar = "FMT",         \
 	  .help = "the report format: " vals, .values = vals }
+/* --format of a command whose report is a struct pc_report: the forms
+ * of pc_report.h, github the default under GitHub Actions
+ * (pc_cli_out_open). */
+#define CLI_OPT_REPORT_FORMAT(vals)                                           \
+	{ .name = "format", .kind = PC_OPT_VALUE, .metavar = "FMT",         \
+	  .help = "the report format: " vals "\n"                          \
+		  "(sarif: SARIF 2.1.0 for code scanning, docs/sarif.md;\n"  \
+		  "github: GitHub Actions annotations, then the human\n"     \
+		  "report - the default when GITHUB_ACTIONS=true)",         \
+	  .values = vals }
 #define CLI_OPT_OUTPUT                                                        \
 	{ .name = "output", .kind = PC_OPT_VALUE, .metavar = "FILE",        \
 	  .help = "write the report (in --format) to FILE; the human\n"     \
 		  "summary still goes to standard output (- is stdout)" }
+#define CLI_OPT_HTML                                                          \
+	{ .name = "html", .kind = PC_OPT_VALUE, .metavar = "FILE",          \
+	  .help = "also write the report as one self-contained HTML page\n" \
+		  "to FILE (docs/report.md), beside --format" }
 #define CLI_OPT_STRICT                                                        \
 	{ .name = "strict", .kind = PC_OPT_FLAG,                            \
 	  .help = "warnings fail the run too" }

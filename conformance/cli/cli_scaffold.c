@@ -225,27 +225,19 @@ static int refuse_rejected(const char *dir)
 	struct pc_manifest_env env = { .home = getenv("HOME"),
 				       .codex_home = getenv("CODEX_HOME") };
 	struct pc_err err = { 0 };
-	char *mpath = pc_fs_join(dir, "plugin.json"), *line, *dup;
+	char *mpath = pc_fs_join(dir, "plugin.json"), *line;
 	int rc = 0;
 
 	if (pc_fs_is_file(mpath) && pc_manifest_check_text(dir, &env, &err)) {
+		/* the fix lint gives for this message (pc_load_fixes.c) */
+		char *fix = pc_rule_load_fix(err.msg, NULL);
+
 		line = pc_manifest_load_error_line(dir, err.msg);
 		fprintf(stderr,
-			"plugcheck: not adding to '%s': the host rejects it (%s [%s]): %s\n",
-			mpath, r->id, r->spec, line);
-		dup = strstr(err.msg, "duplicate field `");
-		if (dup) {
-			dup += strlen("duplicate field `");
-			fprintf(stderr,
-				"    fix: keep a single \"%.*s\" in that object (the host refuses repeated fields, R2.4): merge the two or delete one; nothing was written\n",
-				(int)strcspn(dup, "`"), dup);
-		} else if (strstr(err.msg, "missing required capabilities")) {
-			fputs("    fix: add them to \"capabilities\" (R3.4), or delete \"capabilities\" so that the host infers them (R3.3); nothing was written\n",
-			      stderr);
-		} else {
-			fprintf(stderr, "    fix: %s; nothing was written\n",
-				r->fix);
-		}
+			"plugcheck: not adding to '%s': the host rejects it (%s [%s]): %s\n"
+			"    fix: %s; nothing was written\n",
+			mpath, r->id, r->spec, line, fix ? fix : r->fix);
+		free(fix);
 		free(line);
 		rc = -1;
 	}

@@ -26,81 +26,118 @@ int pc_cli_format(const char *s)
 	return -1;
 }
 
+int pc_cli_default_format(void)
+{
+	const char *gha = getenv("GITHUB_ACTIONS");
+
+	/* as linters do: a workflow step gets annotations without asking */
+	return gha && !strcmp(gha, "true") ? PC_REPORT_GITHUB : PC_REPORT_HUMAN;
+}
+
 #define STALL_MS 30000 /* a reader of a FIFO --output may pause this long */
+
+/* open_file - open `f->path` for option --`opt` now and hold it open
+ * (0), or print why not (2). */
+static int open_file(const char *opt, struct pc_cli_file *f)
+{
+	struct stat st;
+	int e;
+
+	/* Opened now and held: a plugin that makes plugcheck's working
+	 * directory mode 000 cannot keep the report from being written.
+	 * O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of hanging. */
+	f->fd = open(f->path,
+		     O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		     0666);
+	e = errno;
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		close(f->fd);
+		f->fd = -1;
+		e = ENOTSUP;
+	}
+	if (f->fd < 0) {
+		if (e == EISDIR)
+			fprintf(stderr,
+				"plugcheck: cannot write --%s '%s': it is a directory; fix: name a file, e.g. '%s/report'\n",
+				opt, f->path, f->path);
+		else if (e == ENXIO)
+			fprintf(stderr,
+				"plugcheck: cannot write --%s '%s': it is a FIFO that no process reads, so writing the report would block; fix: name a regular file, or start its reader first\n",
+				opt, f->path);
+		else if (e == ENOTSUP)
+			fprintf(stderr,
+				"plugcheck: cannot write --%s '%s': it is a socket; fix: name a regular file\n",
+				opt, f->path);
+		else
+			fprintf(stderr, "plugcheck: cannot write --%s '%s': %s\n",
+				opt, f->path, strerror(e));
+		return PC_EXIT_USAGE;
+	}
+	if (S_ISREG(st.st_mode) && ftruncate(f->fd, 0) < 0) {
+		fprintf(stderr, "plugcheck: cannot write --%s '%s': %s\n", opt,
+			f->path, strerror(errno));
+		close(f->fd);
+		f->fd = -1;
+		return PC_EXIT_USAGE;
+	}
+	/* rendered in memory first, written whole at the end */
+	if (!(f->f = open_memstream(&f->buf, &f->len))) {
+		close(f->fd);
+		f->fd = -1;
+		return PC_EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+static void close_file(struct pc_cli_file *f)
+{
+	if (f->f)
+		fclose(f->f);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->buf);
+	f->f = NULL;
+	f->fd = -1;
+	f->buf = NULL;
+	f->len = 0;
+}
 
 int pc_cli_out_open(const struct pc_args *a, struct pc_cli_out *o)
 {
 	const char *path = pc_args_value(a, "output");
 	const char *fmt = pc_args_value(a, "format");
-	struct stat st;
-	int e;
+	const char *html = pc_args_value(a, "html");
+	int rc;
 
-	o->fmt = fmt ? pc_report_format_parse(fmt) : PC_REPORT_HUMAN;
-	o->path = path && strcmp(path, "-") ? path : NULL;
+	/* a file named by --output keeps the human default; the GitHub
+	 * default is for what the workflow log shows */
+	o->fmt = fmt ? pc_report_format_parse(fmt)
+		 : path && strcmp(path, "-") ? PC_REPORT_HUMAN
+					     : pc_cli_default_format();
 	o->cmd = a->cmd->name;
-	o->fd = -1;
-	o->f = NULL;
-	o->buf = NULL;
-	o->len = 0;
-	if (!o->path)
-		return 0;
-	/* Opened now and held: a plugin that makes plugcheck's working
-	 * directory mode 000 cannot keep the report from being written.
-	 * O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of hanging. */
-	o->fd = open(o->path,
-		     O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-		     0666);
-	e = errno;
-	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
-		close(o->fd);
-		o->fd = -1;
-		e = ENOTSUP;
-	}
-	if (o->fd < 0) {
-		if (e == EISDIR)
-			fprintf(stderr,
-				"plugcheck: cannot write --output '%s': it is a directory; fix: name a file, e.g. '%s/report'\n",
-				o->path, o->path);
-		else if (e == ENXIO)
-			fprintf(stderr,
-				"plugcheck: cannot write --output '%s': it is a FIFO that no process reads, so writing the report would block; fix: name a regular file, or start its reader first\n",
-				o->path);
-		else if (e == ENOTSUP)
-			fprintf(stderr,
-				"plugcheck: cannot write --output '%s': it is a socket; fix: name a regular file\n",
-				o->path);
-		else
-			fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
-				o->path, strerror(e));
-		return PC_EXIT_USAGE;
-	}
-	if (S_ISREG(st.st_mode) && ftruncate(o->fd, 0) < 0) {
-		fprintf(stderr, "plugcheck: cannot write --output '%s': %s\n",
-			o->path, strerror(errno));
-		close(o->fd);
-		o->fd = -1;
-		return PC_EXIT_USAGE;
-	}
-	/* rendered in memory first, written whole at the end */
-	if (!(o->f = open_memstream(&o->buf, &o->len))) {
-		close(o->fd);
-		o->fd = -1;
-		return PC_EXIT_INTERNAL;
+	o->report = (struct pc_cli_file){ .fd = -1 };
+	o->html = (struct pc_cli_file){ .fd = -1 };
+	o->report.path = path && strcmp(path, "-") ? path : NULL;
+	if (html && o->fmt == PC_REPORT_HTML)
+		return pc_cli_usage_error(o->cmd, "--html: --format html writes the page already; drop --html, or give another --format");
+	if (html && !strcmp(html, "-"))
+		return pc_cli_usage_error(o->cmd, "--html: name a file (standard output is for --format)");
+	if (html && o->report.path && !strcmp(html, o->report.path))
+		return pc_cli_usage_error(o->cmd, "--html '%s' is the --output file too; name another file", html);
+	o->html.path = html;
+	if (o->report.path && (rc = open_file("output", &o->report)))
+		return rc;
+	if (o->html.path && (rc = open_file("html", &o->html))) {
+		close_file(&o->report);
+		return rc;
 	}
 	return 0;
 }
 
 void pc_cli_out_close(struct pc_cli_out *o)
 {
-	if (o->f)
-		fclose(o->f);
-	if (o->fd >= 0)
-		close(o->fd);
-	free(o->buf);
-	o->f = NULL;
-	o->fd = -1;
-	o->buf = NULL;
-	o->len = 0;
+	close_file(&o->report);
+	close_file(&o->html);
 }
 
 /* write_bounded - all of `p` to the non-blocking `fd`; a reader (of a
@@ -128,56 +165,108 @@ static int write_bounded(int fd, const char *p, size_t n)
 	return 0;
 }
 
+int pc_cli_stdout_failed(int err)
+{
+	static bool said;
+
+	if (!said)
+		fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
+			err == ETIMEDOUT ? "its reader stopped reading"
+					 : strerror(err ? err : EIO));
+	said = true;
+	return PC_EXIT_INTERNAL;
+}
+
 /* A write that failed: say which file and why. */
 static int write_failed(const char *what, int err)
 {
+	if (!strcmp(what, "standard output"))
+		return pc_cli_stdout_failed(err);
 	fprintf(stderr, "plugcheck: cannot write %s: %s\n", what,
 		err == ETIMEDOUT ? "its reader stopped reading"
 				 : strerror(err ? err : EIO));
 	return PC_EXIT_INTERNAL;
 }
 
+/* Write what was rendered into file `f` (opened by open_file; `rc` the
+ * rendering's own result, errno `e`) whole and close it. 0, or 70 after
+ * saying what failed. */
+static int flush_file(struct pc_cli_file *f, int rc, int e)
+{
+	char *what;
+
+	if (fclose(f->f) != 0 && !rc) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	f->f = NULL;
+	if (!rc && write_bounded(f->fd, f->buf ? f->buf : "", f->len) < 0) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	if (close(f->fd) < 0 && !rc) {
+		rc = PC_EIO;
+		e = errno;
+	}
+	f->fd = -1;
+	close_file(f);
+	if (!rc)
+		return 0;
+	what = pc_xasprintf("'%s'", f->path);
+	rc = write_failed(what, e);
+	free(what);
+	return rc;
+}
+
+/* Render `r` in `fmt` into file `f` and write it (flush_file). */
+static int write_file(struct pc_cli_file *f, const struct pc_report *r,
+		      enum pc_report_format fmt)
+{
+	int rc;
+
+	errno = 0;
+	rc = pc_report_write(r, fmt, f->f, false);
+	return flush_file(f, rc, errno);
+}
+
+int pc_cli_out_flush(struct pc_cli_out *o)
+{
+	if (!o->report.f)
+		return fflush(stdout) ? write_failed("standard output", errno)
+				      : 0;
+	return flush_file(&o->report, ferror(o->report.f) ? PC_EIO : 0, EIO);
+}
+
+int pc_cli_out_write_html(struct pc_cli_out *o, const struct pc_report *r)
+{
+	if (!o->html.f)
+		return 0;
+	return write_file(&o->html, r, PC_REPORT_HTML);
+}
+
 int pc_cli_out_report(struct pc_cli_out *o, struct pc_report *r)
 {
-	FILE *f = o->f ? o->f : stdout;
 	bool human = o->fmt == PC_REPORT_HUMAN;
-	char *what;
-	int rc, e;
+	int rc;
 
 	if (pc_cli_interrupted())
 		r->incomplete = true; /* README "Ctrl-C": whatever ran */
 	pc_report_finish(r);
-	errno = 0;
-	rc = pc_report_write(r, (enum pc_report_format)o->fmt, f,
-			     human && !o->f && pc_cli_color());
-	if (!o->f) {
-		if (rc)
+	if ((rc = pc_cli_out_write_html(o, r))) {
+		pc_cli_out_close(o);
+		return rc;
+	}
+	if (!o->report.f) {
+		errno = 0;
+		if (pc_report_write(r, (enum pc_report_format)o->fmt, stdout,
+				    human && pc_cli_color()))
 			return write_failed("standard output", errno);
 		return pc_report_exit_code(r);
 	}
-	e = errno;
-	if (fclose(o->f) != 0 && !rc) {
-		rc = PC_EIO;
-		e = errno;
-	}
-	o->f = NULL;
-	if (!rc && write_bounded(o->fd, o->buf ? o->buf : "", o->len) < 0) {
-		rc = PC_EIO;
-		e = errno;
-	}
-	if (close(o->fd) < 0 && !rc) {
-		rc = PC_EIO;
-		e = errno;
-	}
-	o->fd = -1;
-	pc_cli_out_close(o);
-	if (rc) {
-		what = pc_xasprintf("'%s'", o->path);
-		rc = write_failed(what, e);
-		free(what);
+	if ((rc = write_file(&o->report, r, (enum pc_report_format)o->fmt)))
 		return rc;
-	}
-	if (pc_report_write(r, PC_REPORT_HUMAN, stdout, pc_cli_color()))
+	if (pc_report_write(r, (enum pc_report_format)pc_cli_default_format(),
+			    stdout, pc_cli_color()))
 		return write_failed("standard output", errno);
 	return pc_report_exit_code(r);
 }

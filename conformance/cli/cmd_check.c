@@ -20,8 +20,9 @@
 extern char **environ;
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_REPORT_FORMAT("human|json|junit|tap|sarif|github|html"),
 	CLI_OPT_OUTPUT,
+	CLI_OPT_HTML,
 	CLI_OPT_STRICT,
 	CLI_OPT_IGNORE,
 	{ .name = "repeat", .kind = PC_OPT_VALUE, .metavar = "N",
@@ -154,7 +155,9 @@ const struct pc_cmd pc_cmd_check = {
 		"the same. Every blocking pre_bash, pre_write, pre_read and pre_tool hook\n"
 		"gets the guard search (`plugcheck guard`). PATH/.plugcheck.yaml may hold\n"
 		"`ignore: [IDS]`, `strict: true` and `guard_seeds: {commands: [...],\n"
-		"paths: [...]}`; `plugcheck rules` lists every check id.\n",
+		"paths: [...]}`; `plugcheck rules` lists every check id and\n"
+		"`plugcheck explain ID` explains one. Each finding starts with its\n"
+		"place, FILE:LINE:COL, as compilers print it.\n",
 		"The ChatCLI conformance suite: everything lint does, plus the probes'\n"
 		"determinism and side effects and representative model calls generated\n"
 		"from the schema (JSON form with cmd, text form).\n" },

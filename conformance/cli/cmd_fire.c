@@ -139,10 +139,8 @@ static int show(const struct pc_args *a, const struct pc_fire_opts *o,
 	const char *fmt = pc_args_value(a, "format");
 	bool json = fmt && !strcmp(fmt, "json");
 
-	if (rc == PC_EUSAGE) {
-		fprintf(stderr, "plugcheck: %s\n", err->msg);
-		return PC_EXIT_USAGE;
-	}
+	if (rc == PC_EUSAGE)
+		return pc_cli_usage_error("fire", "%s", err->msg);
 	if (rc == PC_EMANIFEST) {
 		if (json)
 			pc_cli_print_json(pc_fire_json(f));
@@ -161,6 +159,24 @@ static int show(const struct pc_args *a, const struct pc_fire_opts *o,
 	if (pc_args_value(a, "save") && save(pc_args_value(a, "save"), o, f) < 0)
 		return PC_EXIT_USAGE;
 	return f->passed ? PC_EXIT_OK : PC_EXIT_FINDINGS;
+}
+
+/* The exchange and its rendering, in the worker (pc_cli_isolated). */
+struct fire_job {
+	const struct pc_args *a;
+	struct pc_fire_opts *o;
+	struct pc_fire *f;
+	struct pc_err *err;
+};
+
+static int fire_job_run(void *ctx)
+{
+	struct fire_job *j = ctx;
+	int rc = pc_fire_run(j->o, j->f, j->err);
+
+	rc = show(j->a, j->o, j->f, rc, j->err);
+	pc_fire_release(j->f);
+	return rc;
 }
 
 int pc_catalyst_fire(const struct pc_args *a)
@@ -211,9 +227,11 @@ int pc_catalyst_fire(const struct pc_args *a)
 		o.workspace = tmp_ws = pc_fs_mkdtemp("ws");
 	o.envp = sandbox ? senv.v : environ;
 	o.menv = &env;
-	rc = pc_fire_run(&o, &f, &err);
-	rc = show(a, &o, &f, rc, &err);
-	pc_fire_release(&f);
+	{
+		struct fire_job job = { a, &o, &f, &err };
+
+		rc = pc_cli_isolated("fire", fire_job_run, &job);
+	}
 out:
 	free(args);
 	if (tmp_ws)

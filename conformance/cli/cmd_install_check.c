@@ -26,7 +26,7 @@ static const struct pc_opt opts[] = {
 	  .help = "install the plugin in DIR globally first (repeatable;\n"
 		  "shows name collisions)",
 	  .contracts = PC_C_CATALYST },
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_REPORT_FORMAT("human|json|junit|tap|sarif|github"),
 	CLI_OPT_OUTPUT,
 	CLI_OPT_STRICT,
 	CLI_OPT_IGNORE,

@@ -1,6 +1,7 @@
 /* cmd_lint.c - `plugcheck lint PATH`: load only, no script runs (the
  * Catalyst Code entry; ChatCLI's is in cli_chatcli.c). The findings are
  * the static cases of `check` (pc_suite_static), so the two agree. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,44 +16,48 @@
 extern char **environ;
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json"),
+	CLI_OPT_REPORT_FORMAT("human|json|sarif|github"),
 	CLI_OPT_HOST,
 	CLI_OPT_KEYS,
 };
 
-static void print_human(const struct pc_report *r)
+void pc_cli_lint_human(const struct pc_report *r, FILE *out)
 {
-	bool color = pc_cli_color();
+	bool color = out == stdout && pc_cli_color();
 	const char *red = color ? "\033[31m" : "", *yel = color ? "\033[33m" : "";
 	const char *off = color ? "\033[0m" : "";
 	size_t n;
 	const struct pc_finding **v = pc_report_findings(r, &n);
 
 	if (r->loaded)
-		printf("%s: loaded '%s' %s\n  capabilities: ", r->path, r->name,
+		fprintf(out, "%s: loaded '%s' %s\n  capabilities: ", r->path, r->name,
 		       r->version);
 	else if (r->host_error)
-		printf("%s: %sREJECTED%s by the host\n  host error: %s\n",
+		fprintf(out, "%s: %sREJECTED%s by the host\n  host error: %s\n",
 		       r->path, red, off, r->host_error);
 	else
-		printf("%s: %sNOT A PLUGIN%s: the host would not look at it\n",
+		fprintf(out, "%s: %sNOT A PLUGIN%s: the host would not look at it\n",
 		       r->path, red, off);
 	for (size_t i = 0; r->loaded && i < r->capabilities.nr; i++)
-		printf("%s%s", i ? ", " : "", r->capabilities.v[i]);
+		fprintf(out, "%s%s", i ? ", " : "", r->capabilities.v[i]);
 	if (r->loaded)
-		printf("%s\n", r->capabilities.nr ? "" : "(none)");
+		fprintf(out, "%s\n", r->capabilities.nr ? "" : "(none)");
 	for (size_t i = 0; i < r->host_log.nr; i++)
-		printf("  host log: %s\n", r->host_log.v[i]);
+		fprintf(out, "  host log: %s\n", r->host_log.v[i]);
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_finding *f = v[i];
 		enum pc_severity s = f->rule->severity;
+		char *place = pc_report_finding_place(r, f);
 
-		printf("%s%s%s %s [%s]: %s\n    fix: %s\n",
+		/* the place first, as compilers print it */
+		fprintf(out, "%s%s%s%s%s %s [%s]: %s\n    fix: %s (see `plugcheck explain %s`)\n",
+		       place ? place : "", place ? ": " : "",
 		       s == PC_SEV_ERROR ? red : s == PC_SEV_WARNING ? yel : "",
 		       pc_severity_name(s), off, f->rule->id, f->rule->spec,
-		       f->message, f->rule->fix);
+		       f->message, pc_finding_fix(f), f->rule->id);
+		free(place);
 	}
-	printf("%zu error(s), %zu warning(s), %zu note(s)\n", r->counts.errors,
+	fprintf(out, "%zu error(s), %zu warning(s), %zu note(s)\n", r->counts.errors,
 	       r->counts.warnings, r->counts.notes);
 	free(v);
 }
@@ -90,6 +95,42 @@ static cJSON *to_json(const struct pc_report *r)
 	return o;
 }
 
+int pc_cli_lint_write(const struct pc_report *r, const char *fmt,
+		      cJSON *(*json)(const struct pc_report *r),
+		      void (*human)(const struct pc_report *r, FILE *out))
+{
+	int f = fmt ? pc_report_format_parse(fmt) : pc_cli_default_format();
+
+	if (f == PC_REPORT_JSON) {
+		pc_cli_print_json(json(r));
+		return 0;
+	}
+	if (f == PC_REPORT_HUMAN) {
+		pc_cli_lint_human(r, stdout);
+		return 0;
+	}
+	if (f == PC_REPORT_GITHUB && human) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+
+		if (!mem)
+			return -1;
+		human(r, mem);
+		fclose(mem);
+		pc_report_github_annotations(r, stdout);
+		pc_report_github_text(stdout, buf, len);
+		free(buf);
+		return 0;
+	}
+	if (pc_report_write(r, (enum pc_report_format)f, stdout, false)) {
+		fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
 int pc_catalyst_lint(const struct pc_args *a)
 {
 	struct pc_manifest_env env = pc_cli_manifest_env();
@@ -106,11 +147,9 @@ int pc_catalyst_lint(const struct pc_args *a)
 		return PC_EXIT_INTERNAL;
 	}
 	pc_report_finish(&r);
-	if (fmt && !strcmp(fmt, "json"))
-		pc_cli_print_json(to_json(&r));
-	else
-		print_human(&r);
 	rc = pc_report_exit_code(&r);
+	if (pc_cli_lint_write(&r, fmt, to_json, pc_cli_lint_human))
+		rc = PC_EXIT_INTERNAL;
 	pc_report_release(&r);
 	return rc;
 }
@@ -122,7 +161,8 @@ const struct pc_cmd pc_cmd_lint = {
 	.description = {
 		"Load the Catalyst Code plugin in PATH exactly as the host does and run\n"
 		"the static checks (the same findings `check` reports before it fires\n"
-		"anything). No plugin script is run.\n",
+		"anything). No plugin script is run. Each finding starts with its\n"
+		"place, FILE:LINE:COL; `plugcheck explain ID` explains its id.\n",
 		"Load a ChatCLI plugin (an executable, or a plugins directory) as the host\n"
 		"does: signature, `--metadata`, `--schema`; report the registered name and\n"
 		"the static findings. The probes run with a scratch HOME and working\n"

@@ -38,6 +38,11 @@ static const struct pc_opt opts[] = {
 	  .min = 0, .max = 1000000 },
 	{ .name = "model", .kind = PC_OPT_VALUE, .metavar = "ID",
 	  .help = "the model id served (default plugcheck-mock)" },
+	{ .name = "single-use-refresh", .kind = PC_OPT_FLAG,
+	  .help = "a refresh token works once; presenting a spent one\n"
+		  "revokes the login (OAuth 2.1 reuse detection)" },
+	{ .name = "expire-at-once", .kind = PC_OPT_FLAG,
+	  .help = "issue access tokens with expires_in 0" },
 };
 
 struct serve_opts {
@@ -136,6 +141,8 @@ static int run(const struct pc_args *a)
 	o.http.device_pending_polls = pc_args_uint(a, "device-pending", 0);
 	if (pc_args_value(a, "model"))
 		o.http.model_id = pc_args_value(a, "model");
+	o.http.single_use_refresh = pc_args_flag(a, "single-use-refresh");
+	o.http.expire_at_once = pc_args_flag(a, "expire-at-once");
 	o.script = a->pos[1];
 	return serve(&o);
 }

@@ -37,6 +37,8 @@ static int run(const struct pc_args *a)
 		printf("%-14s %-8s %s [%s]\n               fix: %s\n",
 		       pc_rules[i].id, pc_severity_name(pc_rules[i].severity),
 		       pc_rules[i].title, pc_rules[i].spec, pc_rules[i].fix);
+	puts("\n`plugcheck explain ID` explains a rule: what the host does, a failing\n"
+	     "example, the fix and the example fixed (docs/rules/ID.md).");
 	return PC_EXIT_OK;
 }
 
@@ -45,7 +47,7 @@ const struct pc_cmd pc_cmd_rules = {
 	.summary = "list every check id with its severity, fix and spec rule",
 	.synopsis = { "[options]", NULL },
 	.description = { "List every check plugcheck makes: its stable id, severity, title, fix\n"
-			 "and the spec rule it rests on.\n",
+			 "and the spec rule it rests on. `plugcheck explain ID` explains one.\n",
 			 NULL },
 	.opts = opts,
 	.nopts = CLI_NOPTS(opts),

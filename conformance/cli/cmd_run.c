@@ -31,8 +31,9 @@ static bool valid_shard(const char *v)
 }
 
 static const struct pc_opt opts[] = {
-	CLI_OPT_FORMAT("human|json|junit|tap"),
+	CLI_OPT_REPORT_FORMAT("human|json|junit|tap|sarif|github|html"),
 	CLI_OPT_OUTPUT,
+	CLI_OPT_HTML,
 	{ .name = "filter", .kind = PC_OPT_VALUE, .metavar = "REGEX",
 	  .help = "only scenarios whose id (file-stem/name) matches" },
 	{ .name = "tags", .kind = PC_OPT_VALUE, .metavar = "T,...",

@@ -12,7 +12,9 @@
 #include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_mock.h"
+#include "pc_report.h"
 #include "pc_serde.h"
+#include "pc_time.h"
 #include "pc_turn.h"
 #include "pc_xalloc.h"
 
@@ -49,8 +51,12 @@ static const struct pc_opt opts[] = {
 	  .values = "never|destructive|always" },
 	{ .name = "deny-approvals", .kind = PC_OPT_FLAG,
 	  .help = "the simulated user refuses every prompt" },
-	CLI_OPT_FORMAT("human|json"),
+	CLI_OPT_FORMAT("human|json|html"),
+	CLI_OPT_OUTPUT,
+	CLI_OPT_HTML,
 };
+
+#define FMT_HTML (PC_FMT_JSON + 1) /* turn's third --format */
 
 /* One step of the session, in command-line order. */
 enum step_kind {
@@ -73,6 +79,7 @@ struct turn_cli {
 	const char *cmd_args, *workspace;
 	struct pc_turn_opts o;
 	int fmt;
+	int64_t t0_us; /* when the session started */
 };
 
 static int approval_mode(const char *s, enum pc_turn_approval *m)
@@ -125,7 +132,10 @@ static void take_opts(const struct pc_args *a, struct turn_cli *c)
 	if (pc_args_value(a, "approval"))
 		approval_mode(pc_args_value(a, "approval"), &c->o.approval);
 	c->o.user_denies = pc_args_flag(a, "deny-approvals");
-	c->fmt = fmt && !strcmp(fmt, "json") ? PC_FMT_JSON : PC_FMT_HUMAN;
+	c->fmt = !fmt			   ? PC_FMT_HUMAN
+		 : !strcmp(fmt, "json") ? PC_FMT_JSON
+		 : !strcmp(fmt, "html") ? FMT_HTML
+					: PC_FMT_HUMAN;
 }
 
 static int load_all(char **paths, int n, struct pc_plugin ***out)
@@ -156,38 +166,38 @@ static const char *s_of(const cJSON *e, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static void print_list(const cJSON *e, const char *type)
+static void print_list(FILE *out, const cJSON *e, const char *type)
 {
 	bool plugins = !strcmp(type, "plugins_list");
 	const cJSON *p;
 
-	printf("  %s:", type);
+	fprintf(out, "  %s:", type);
 	cJSON_ArrayForEach(p, pc_serde_get(e, plugins ? "plugins" : "commands"))
 	{
 		if (plugins)
-			printf(" %s (%s)", s_of(p, "name"),
+			fprintf(out, " %s (%s)", s_of(p, "name"),
 			       cJSON_IsTrue(pc_serde_get(p, "enabled"))
 				       ? "enabled"
 				       : "disabled");
 		else
-			printf(" /%s (%s)", s_of(p, "name"), s_of(p, "plugin"));
+			fprintf(out, " /%s (%s)", s_of(p, "name"), s_of(p, "plugin"));
 	}
-	printf("\n");
+	fprintf(out, "\n");
 }
 
 /* The lifecycle events (pc_turn_life.c); false for other types. */
-static bool print_life(const cJSON *e, const char *type)
+static bool print_life(FILE *out, const cJSON *e, const char *type)
 {
 	if (!strcmp(type, "plugin_enabled") || !strcmp(type, "plugin_disabled"))
-		printf("%s %s\n", type, s_of(e, "name"));
+		fprintf(out, "%s %s\n", type, s_of(e, "name"));
 	else if (!strcmp(type, "plugin_error"))
-		printf("plugin_error %s: %s\n", s_of(e, "name"),
+		fprintf(out, "plugin_error %s: %s\n", s_of(e, "name"),
 		       s_of(e, "message"));
 	else if (!strcmp(type, "plugins_list") ||
 		 !strcmp(type, "plugin_commands"))
-		print_list(e, type);
+		print_list(out, e, type);
 	else if (!strcmp(type, "system_prompt"))
-		printf("  system prompt %s\n",
+		fprintf(out, "  system prompt %s\n",
 		       cJSON_IsTrue(pc_serde_get(e, "rebuilt")) ? "rebuilt"
 								: "unchanged");
 	else
@@ -195,43 +205,75 @@ static bool print_life(const cJSON *e, const char *type)
 	return true;
 }
 
-static void print_event(const cJSON *e)
+/* The events of a subagent run (pc_turn_sub.c); false for other types. */
+static bool print_sub(FILE *out, const cJSON *e, const char *type)
+{
+	const char *id = s_of(e, "run_id");
+
+	if (!strcmp(type, "subagent_start"))
+		fprintf(out, "  subagent %s %s (depth %d): %s\n", id, s_of(e, "agent"),
+		       (int)pc_serde_get(e, "depth")->valuedouble,
+		       s_of(e, "task"));
+	else if (!strcmp(type, "subagent_message")) {
+		/* the assistant's prose is its `assistant` event already */
+		if (strcmp(s_of(e, "role"), "assistant"))
+			fprintf(out, "  [%s] %s: %s\n", id, s_of(e, "role"),
+			       s_of(e, "content"));
+	}
+	else if (!strcmp(type, "subagent_tool_call"))
+		fprintf(out, "  [%s] call %s\n", id, s_of(e, "name"));
+	else if (!strcmp(type, "subagent_tool_result"))
+		fprintf(out, "  [%s] result %s (%s):\n    %s\n", id, s_of(e, "name"),
+		       cJSON_IsTrue(pc_serde_get(e, "ok")) ? "ok" : "failed",
+		       s_of(e, "result"));
+	else if (!strcmp(type, "subagent_done"))
+		fprintf(out, "  subagent %s %s: %s\n", id, s_of(e, "state"),
+		       s_of(e, "summary"));
+	else
+		return false;
+	return true;
+}
+
+static void print_event(FILE *out, const cJSON *e)
 {
 	const char *type = s_of(e, "type");
 
-	if (print_life(e, type))
+	if (print_life(out, e, type) || print_sub(out, e, type))
 		return;
+	/* a hook, request or approval inside a subagent run */
+	if (*s_of(e, "run_id"))
+		printf("  [%s]", s_of(e, "run_id"));
 	if (!strcmp(type, "hook"))
-		printf("  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
+		fprintf(out, "  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
 		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
 		       *s_of(e, "reason") ? ": " : "", s_of(e, "reason"));
 	else if (!strcmp(type, "turn"))
-		printf("turn %d: %s\n",
+		fprintf(out, "turn %d: %s\n",
 		       (int)pc_serde_get(e, "index")->valuedouble,
 		       s_of(e, "text"));
 	else if (!strcmp(type, "request"))
-		printf("  request %d to %s with %d message(s)\n",
+		fprintf(out, "  request %d to %s with %d message(s)\n",
 		       (int)pc_serde_get(e, "index")->valuedouble,
 		       s_of(e, "model"),
 		       cJSON_GetArraySize(pc_serde_get(e, "messages")));
 	else if (!strcmp(type, "assistant"))
-		printf("  assistant: %s\n",
+		fprintf(out, "  assistant: %s\n",
 		       s_of(pc_serde_get(e, "message"), "content"));
 	else if (!strcmp(type, "tool_call"))
-		printf("  call %s %s\n", s_of(e, "name"), s_of(e, "arguments"));
+		fprintf(out, "  call %s %s\n", s_of(e, "name"), s_of(e, "arguments"));
 	else if (!strcmp(type, "tool_result"))
-		printf("  result %s (%s):\n    %s\n", s_of(e, "name"),
+		fprintf(out, "  result %s (%s):\n    %s\n", s_of(e, "name"),
 		       cJSON_IsTrue(pc_serde_get(e, "ok")) ? "ok" : "failed",
 		       s_of(e, "output"));
 	else if (!strcmp(type, "plugin_status"))
-		printf("  plugin_status [%s] %s\n", s_of(e, "plugin"),
+		fprintf(out, "  plugin_status [%s] %s\n", s_of(e, "plugin"),
 		       s_of(e, "text"));
 	else if (!strcmp(type, "log"))
-		printf("  stderr %s\n", s_of(e, "line"));
+		fprintf(out, "  stderr %s\n", s_of(e, "line"));
 	else if (*s_of(e, "message"))
-		printf("  %s %s\n", type, s_of(e, "message"));
+		fprintf(out, "  %s %s\n", type, s_of(e, "message"));
 	else
-		printf("  %s\n", type);
+		fprintf(out, "  %s\n", type);
 }
 
 /* PC-LIFE-001 for each plugin and state the transcript saw a stale
@@ -278,10 +320,11 @@ static bool has_plugin_error(const struct pc_turn *t)
 	return false;
 }
 
-static void report_json(struct turn_cli *c, struct pc_turn *t,
+static void report_json(FILE *out, struct turn_cli *c, struct pc_turn *t,
 			struct pc_mock *m, const struct pc_findings *f)
 {
 	cJSON *j = cJSON_CreateObject(), *names = cJSON_CreateArray();
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	char *why = NULL;
 	bool consumed = pc_mock_consumed(m, &why);
 
@@ -301,47 +344,137 @@ static void report_json(struct turn_cli *c, struct pc_turn *t,
 	cJSON_AddItemToObject(j, "requests",
 			      cJSON_Duplicate(pc_mock_requests(m), 1));
 	cJSON_AddItemToObject(j, "findings", pc_findings_json(f));
-	pc_cli_print_json(j);
+	pc_serde_print_pretty(j, &b);
+	fwrite(pc_buf_cstr(&b), 1, b.len, out);
+	fputc('\n', out);
+	pc_buf_release(&b);
+	cJSON_Delete(j);
 	free(why);
 }
 
-static int report(struct turn_cli *c, struct pc_turn *t, struct pc_mock *m)
+/* The last line of the human form: how the session ended. A new string;
+ * *ok gets whether it went as scripted. */
+static char *ending(struct pc_turn *t, struct pc_mock *m, bool *ok)
+{
+	char *why = NULL, *s;
+	bool consumed = pc_mock_consumed(m, &why);
+
+	*ok = consumed && t->completed && !has_plugin_error(t);
+	if (pc_cli_interrupted())
+		s = pc_xstrdup("turn interrupted: plugcheck was stopped and killed the plugin; not judged");
+	else if (consumed && t->completed)
+		s = pc_xstrdup("turn completed; every scripted reply was used");
+	else
+		s = pc_xasprintf("%s%s",
+				 t->completed ? "turn completed; "
+					      : "turn did not complete; ",
+				 why ? why : "every scripted reply was used");
+	free(why);
+	return s;
+}
+
+static void report_human(FILE *out, struct pc_turn *t, struct pc_mock *m,
+			 const struct pc_findings *f)
+{
+	const cJSON *e;
+	bool ok;
+	char *last = ending(t, m, &ok);
+
+	cJSON_ArrayForEach(e, t->transcript)
+	{
+		print_event(out, e);
+	}
+	for (size_t i = 0; i < f->nr; i++)
+		fprintf(out, "%s %s at %s: %s\n  fix: %s (see `plugcheck explain %s`)\n",
+			pc_severity_name(f->v[i].rule->severity),
+			f->v[i].rule->id, f->v[i].where, f->v[i].message,
+			pc_finding_fix(&f->v[i]), f->v[i].rule->id);
+	if (has_plugin_error(t))
+		fprintf(out, "a plugin named by --enable or --disable does not exist\n");
+	fprintf(out, "%s\n", last);
+	free(last);
+}
+
+/* The session as the one result type (kind "turn"), for --format html
+ * and --html: one case with the whole timeline in the host's order, its
+ * PC-LIFE-001 notes and, when the session did not go as scripted (what
+ * makes the exit status 1), PC-TURN-001. */
+static void build_report(const struct turn_cli *c, char **paths,
+			 size_t npaths, struct pc_turn *t, struct pc_mock *m,
+			 struct pc_turn_rec *rec, const struct pc_findings *f,
+			 struct pc_report *r)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_findings copy = PC_FINDINGS_INIT;
+	char *name, *last;
+	size_t k;
+	bool ok;
+
+	r->kind = "turn";
+	for (size_t i = 0; i < npaths; i++)
+		pc_buf_addf(&b, "%s%s", i ? " " : "", paths[i]);
+	r->path = pc_buf_detach(&b, NULL);
+	for (size_t i = 0; i < c->o.nplugins; i++) {
+		const struct pc_plugin *p = c->o.plugins[i];
+		char *d = pc_xasprintf("%s %s (%s)", p->name,
+				       p->version ? p->version : "", p->dir);
+
+		pc_buf_addf(&b, "%s%s", i ? ", " : "", p->name);
+		pc_report_add_load(r, "plugin_dir", true, d);
+		free(d);
+	}
+	r->name = pc_buf_detach(&b, NULL);
+	r->loaded = true;
+	name = pc_xasprintf("the session: %d turn(s)", t->turns);
+	k = pc_report_add_case(r, "plugcheck.turn", name, NULL,
+			       (double)(pc_time_now_us() - c->t0_us) / 1e6);
+	r->duration_s = r->cases[k].time_s;
+	free(name);
+	pc_report_turn_marks(&r->cases[k], t->transcript, 0, rec);
+	for (size_t i = 0; i < f->nr; i++)
+		pc_findings_push(&copy, &f->v[i]);
+	pc_report_take_findings(r, k, &copy);
+	last = ending(t, m, &ok);
+	if (has_plugin_error(t))
+		pc_report_find(r, k, "PC-TURN-001", "", "turn", "a plugin named by --enable or --disable does not exist");
+	else if (!ok)
+		pc_report_find(r, k, "PC-TURN-001", "", "turn", "%s", last);
+	free(last);
+	r->incomplete = pc_cli_interrupted();
+	pc_report_finish(r);
+}
+
+/* Print the session in c->fmt to --output (or stdout), the page to
+ * --html; with --output the human form goes to stdout too. */
+static int report(struct turn_cli *c, char **paths, size_t npaths,
+		  struct pc_turn *t, struct pc_mock *m, struct pc_turn_rec *rec,
+		  struct pc_cli_out *out)
 {
 	struct pc_findings f = PC_FINDINGS_INIT;
-	char *why = NULL;
-	bool consumed = pc_mock_consumed(m, &why);
-	bool ok = consumed && t->completed && !has_plugin_error(t);
-	const cJSON *e;
+	struct pc_report r = PC_REPORT_INIT;
+	FILE *dst = out->report.f ? out->report.f : stdout;
+	bool ok;
+	char *last = ending(t, m, &ok);
+	int rc;
 
+	free(last);
 	life_findings(t, &f);
-	if (c->fmt == PC_FMT_JSON) {
-		report_json(c, t, m, &f);
-	} else {
-		cJSON_ArrayForEach(e, t->transcript)
-		{
-			print_event(e);
-		}
-		for (size_t i = 0; i < f.nr; i++)
-			printf("%s %s at %s: %s\n  fix: %s\n",
-			       pc_severity_name(f.v[i].rule->severity),
-			       f.v[i].rule->id, f.v[i].where, f.v[i].message,
-			       f.v[i].rule->fix);
-		if (has_plugin_error(t))
-			printf("a plugin named by --enable or --disable does not exist\n");
-		if (pc_cli_interrupted())
-			printf("turn interrupted: plugcheck was stopped and killed the plugin; not judged\n");
-		else
-			printf("%s%s\n",
-			       consumed && t->completed
-				       ? "turn completed; every scripted reply was used"
-				       : (t->completed ? "turn completed; "
-						       : "turn did not complete; "),
-			       consumed && t->completed
-				       ? ""
-				       : (why ? why : "every scripted reply was used"));
-	}
-	free(why);
+	build_report(c, paths, npaths, t, m, rec, &f, &r);
+	rc = pc_cli_out_write_html(out, &r);
+	if (c->fmt == PC_FMT_JSON)
+		report_json(dst, c, t, m, &f);
+	else if (c->fmt == FMT_HTML)
+		pc_report_write(&r, PC_REPORT_HTML, dst, false);
+	else
+		report_human(dst, t, m, &f);
+	if (!rc)
+		rc = pc_cli_out_flush(out);
+	if (!rc && dst != stdout)
+		report_human(stdout, t, m, &f);
+	pc_report_release(&r);
 	pc_findings_release(&f);
+	if (rc)
+		return rc;
 	return ok ? PC_EXIT_OK : PC_EXIT_FINDINGS;
 }
 
@@ -398,6 +531,28 @@ static void run_steps(struct turn_cli *c, struct pc_turn *t, char **paths,
 		pc_turn_run(t, &c->o, "hello", &err);
 }
 
+/* The turns and their report, in the worker (pc_cli_isolated): a plugin
+ * that kills or stops its parent reaches the worker, not plugcheck. */
+struct turn_job {
+	struct turn_cli *c;
+	struct pc_turn *t;
+	char **paths;
+	size_t npaths;
+	struct pc_plugin ***ps;
+	struct pc_mock *m;
+	struct pc_turn_rec *rec;
+	struct pc_cli_out *out;
+};
+
+static int turn_job_run(void *ctx)
+{
+	struct turn_job *j = ctx;
+
+	run_steps(j->c, j->t, j->paths, j->npaths, j->ps);
+	pc_turn_shutdown(j->t, &j->c->o);
+	return report(j->c, j->paths, j->npaths, j->t, j->m, j->rec, j->out);
+}
+
 static int run(const struct pc_args *a)
 {
 	struct turn_cli c = { .o = PC_TURN_OPTS_INIT, .fmt = PC_FMT_HUMAN };
@@ -407,11 +562,14 @@ static int run(const struct pc_args *a)
 	struct pc_buf script = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_plugin **ps = NULL;
 	struct pc_mock *m = NULL;
+	struct pc_turn_rec rec = PC_TURN_REC_INIT;
+	struct pc_cli_out out;
 	char *tmp_ws = NULL, *session;
 	char **paths = a->pos + 1;
 	int npaths = (int)a->npos - 1, rc;
 
 	take_opts(a, &c);
+	c.t0_us = pc_time_now_us();
 	if (pc_fs_read_capped(a->pos[0], &script, &err) < 0) {
 		/* the error names the file already */
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
@@ -433,6 +591,8 @@ static int run(const struct pc_args *a)
 		rc = PC_EXIT_NOLOAD;
 		goto out;
 	}
+	if ((rc = pc_cli_out_open(a, &out)))
+		goto out;
 	if (!c.workspace)
 		c.workspace = tmp_ws = pc_fs_mkdtemp("ws");
 	session = pc_fs_join(c.workspace, ".plugcheck-session.jsonl");
@@ -444,10 +604,17 @@ static int run(const struct pc_args *a)
 	c.o.nplugins = (size_t)npaths;
 	c.o.model = pc_mock_turn_model;
 	c.o.model_ctx = m;
-	run_steps(&c, &t, paths, (size_t)npaths, &ps);
-	pc_turn_shutdown(&t, &c.o);
-	rc = report(&c, &t, m);
+	c.o.on_hook = pc_turn_rec_hook; /* the page's timeline */
+	c.o.on_hook_ctx = &rec;
+	{
+		struct turn_job job = { &c, &t, paths, (size_t)npaths, &ps, m,
+					&rec, &out };
+
+		rc = pc_cli_isolated("turn", turn_job_run, &job);
+	}
+	pc_cli_out_close(&out);
 out:
+	pc_turn_rec_release(&rec);
 	pc_turn_release(&t);
 	pc_host_release(&host);
 	for (size_t i = 0; ps && i < c.o.nplugins; i++)

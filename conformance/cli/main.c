@@ -16,6 +16,7 @@
 const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_add,
 	&pc_cmd_check,
+	&pc_cmd_explain,
 	&pc_cmd_fire,
 	&pc_cmd_guard,
 	&pc_cmd_install_check,
@@ -40,6 +41,20 @@ const struct pc_cmd *pc_cmd_find(const char *name)
 	return NULL;
 }
 
+const struct pc_exit_doc pc_exit_docs[] = {
+	{ PC_EXIT_OK, "clean (check), loaded (lint), allowed or succeeded\n"
+		      "(fire), written (new, add)" },
+	{ PC_EXIT_FINDINGS, "errors found (warnings too with --strict), a\n"
+			    "denial or a failed call" },
+	{ PC_EXIT_USAGE, "usage error (a malformed .plugcheck.yaml too, and\n"
+			 "--sandbox where bwrap or strace cannot work)" },
+	{ PC_EXIT_NOLOAD, "the plugin could not be loaded at all" },
+	{ PC_EXIT_INTERNAL, "internal error, a report that could not be\n"
+			    "written, or the run was interrupted (the report\n"
+			    "is then marked incomplete)" },
+};
+const size_t pc_nexit_docs = sizeof(pc_exit_docs) / sizeof(pc_exit_docs[0]);
+
 static void usage(FILE *f)
 {
 	int w = 0;
@@ -49,20 +64,24 @@ static void usage(FILE *f)
 			w = (int)strlen(pc_cmds[i]->name);
 	fputs("usage: plugcheck <command> [options] ...\n"
 	      "       plugcheck PATH [options]   (plugcheck check PATH)\n"
-	      "       plugcheck --version | --help\n\n"
+	      "       plugcheck --version | --help | --man\n\n"
 	      "Commands:\n",
 	      f);
 	for (size_t i = 0; i < pc_ncmds; i++)
 		fprintf(f, "  %-*s %s\n", w, pc_cmds[i]->name, pc_cmds[i]->summary);
-	fputs("\nExit codes:\n"
-	      "  0   clean / loaded / allowed\n"
-	      "  1   errors found (warnings too with --strict), a denial or a\n"
-	      "      failed call\n"
-	      "  2   usage error\n"
-	      "  3   the plugin could not be loaded at all\n"
-	      "  70  internal error, a report that could not be written, or the\n"
-	      "      run was interrupted (the report is then marked incomplete)\n\n"
-	      "`plugcheck COMMAND --help` shows a command's options.\n",
+	fputs("\nExit codes:\n", f);
+	for (size_t i = 0; i < pc_nexit_docs; i++) {
+		fprintf(f, "  %-3d ", pc_exit_docs[i].code);
+		for (const char *p = pc_exit_docs[i].meaning; *p; p++) {
+			fputc(*p, f);
+			if (*p == '\n')
+				fputs("      ", f);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n`plugcheck COMMAND --help` shows a command's options;\n"
+	      "`plugcheck explain ID` explains the id a finding names.\n"
+	      "`plugcheck --man` prints the manual page (plugcheck(1)).\n",
 	      f);
 }
 
@@ -104,14 +123,14 @@ static int pick(const struct pc_cmd *cmd, struct pc_args *a)
 			snprintf(flag, sizeof(flag), "--%s", o->name);
 			snprintf(drop, sizeof(drop), "--%s", o->name);
 		}
-		fprintf(stderr,
-			"plugcheck: %s: %s is for %s plugins only; '%s' is a %s plugin%s; fix: drop %s\n",
-			cmd->name, flag,
+		return pc_cli_usage_error(
+			cmd->name,
+			"%s is for %s plugins only; '%s' is a %s plugin%s; fix: drop %s",
+			flag,
 			a->contract == &pc_contract_catalyst ? "ChatCLI"
 							     : "Catalyst Code",
 			path ? path : "PATH", a->contract->title,
 			o->why_not ? o->why_not : "", drop);
-		return PC_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -143,8 +162,7 @@ static int flushed(int rc)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	fprintf(stderr, "plugcheck: cannot write standard output: %s\n",
-		strerror(errno ? errno : EIO));
+	pc_cli_stdout_failed(errno);
 	return rc == PC_EXIT_USAGE ? rc : PC_EXIT_INTERNAL;
 }
 
@@ -172,6 +190,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		puts("plugcheck " PC_VERSION);
+		return flushed(PC_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--man")) {
+		pc_cmd_man(stdout);
 		return flushed(PC_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

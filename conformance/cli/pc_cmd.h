@@ -131,8 +131,24 @@ int pc_cli_usage_error(const char *cmd, const char *fmt, ...)
 void pc_cmd_help(const struct pc_cmd *cmd, const struct pc_contract *contract,
 		 FILE *out);
 
+/* pc_cmd_man - write the man page plugcheck(1) in roff to `out`: every
+ * command of pc_cmds with its synopsis, description, options (the same
+ * table entries pc_cmd_help prints) and exits, then pc_exit_docs. It is
+ * docs/man/plugcheck.1 (`plugcheck --man`; tests/e2e/test_man.py). */
+void pc_cmd_man(FILE *out);
+
+/* One exit code and what it means (a wrapped line or more), for
+ * `plugcheck --help` and the man page; in order of code (main.c). */
+struct pc_exit_doc {
+	int code;
+	const char *meaning;
+};
+extern const struct pc_exit_doc pc_exit_docs[];
+extern const size_t pc_nexit_docs;
+
 extern const struct pc_cmd pc_cmd_add;
 extern const struct pc_cmd pc_cmd_check;
+extern const struct pc_cmd pc_cmd_explain;
 extern const struct pc_cmd pc_cmd_fire;
 extern const struct pc_cmd pc_cmd_guard;
 extern const struct pc_cmd pc_cmd_install_check;

@@ -490,6 +490,14 @@ int pc_fire_exchange(struct pc_host *h, const struct pc_plugin *p,
 		f->point = pc_xstrdup(pt->text ? pt->text : "");
 	if (!f->path)
 		f->path = pc_xstrdup(p->dir ? p->dir : "");
+	free(f->in_args);
+	free(f->in_result);
+	free(f->in_tool);
+	f->in_args = in->args_json ? pc_serde_to_string(in->args_json)
+		     : in->args	   ? pc_xstrdup(in->args)
+				   : NULL;
+	f->in_result = in->result ? pc_xstrdup(in->result) : NULL;
+	f->in_tool = in->tool ? pc_xstrdup(in->tool) : NULL;
 	switch (pt->kind) {
 	case PC_FIRE_HOOK:
 		return fire_hook(h, p, pt, in, f, err);
@@ -583,5 +591,8 @@ void pc_fire_release(struct pc_fire *f)
 	free(f->host_error);
 	free(f->point);
 	free(f->path);
+	free(f->in_args);
+	free(f->in_result);
+	free(f->in_tool);
 	*f = (struct pc_fire)PC_FIRE_INIT;
 }

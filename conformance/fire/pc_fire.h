@@ -37,6 +37,7 @@
 #include "pc_host.h"
 #include "pc_manifest.h"
 #include "pc_oauth_login.h"
+#include "pc_report.h"
 
 enum pc_fire_kind {
 	PC_FIRE_HOOK,
@@ -112,6 +113,9 @@ struct pc_fire {
 	struct pc_oauth_login login; /* PC_FIRE_OAUTH_FLOW */
 	const char *name;	  /* hook/tool/command/action name (borrowed) */
 	bool passed;		  /* allowed / ok */
+	/* the inputs as given to pc_fire_exchange (owned; NULL: the
+	 * point's default), for pc_fire_command */
+	char *in_args, *in_result, *in_tool;
 	/* private to pc_fire_run: */
 	struct pc_plugin *own_plugin;
 	struct pc_host host;
@@ -133,6 +137,31 @@ int pc_fire_exchange(struct pc_host *h, const struct pc_plugin *p,
 		     const struct pc_fire_point *pt,
 		     const struct pc_fire_input *in, struct pc_fire *f,
 		     struct pc_err *err);
+
+/* What one exchange of a burst showed (pc_fire_burst). */
+struct pc_fire_summary {
+	bool ran;    /* the exchange ran (pc_fire_exchange returned 0) */
+	bool passed; /* its f->passed */
+	cJSON *json; /* its pc_fire_json(), or NULL when it sent nothing */
+	char *text;  /* its pc_fire_text(), or NULL */
+};
+
+/* pc_fire_burst - `n` exchanges of `pt` with `in` at once, as a host that
+ * runs several calls of one entry point concurrently does (R8.8: every
+ * caller that finds the OAuth token cache stale runs `token`, nothing
+ * serialises them): each through pc_fire_exchange on a copy of host `h`
+ * in a process of its own forked from this one (the spawn hook and the
+ * caller's signal handlers reset there), all released together. Blocks
+ * until every one ended, or `timeout_ms` (then the rest are killed with
+ * SIGKILL; their plugin processes are this process's orphans). Fills
+ * out[0..n) (release each with pc_fire_summary_release). Returns 0, or
+ * PC_EIO when not all of them could be started (out says which ran). The
+ * caller must not hold a lock a forked child could need. */
+int pc_fire_burst(struct pc_host *h, const struct pc_plugin *p,
+		  const struct pc_fire_point *pt,
+		  const struct pc_fire_input *in, size_t n, int64_t timeout_ms,
+		  struct pc_fire_summary *out, struct pc_err *err);
+void pc_fire_summary_release(struct pc_fire_summary *s);
 
 /* Everything `plugcheck fire` needs for one exchange. */
 struct pc_fire_opts {
@@ -183,6 +212,23 @@ char *pc_fire_log_text(const struct pc_fire *f);
 /* pc_fire_verdict - one line: "allow (ok) reason: ...", "ok (ok): out",
  * "failed (timeout): ..." (a new string, caller frees). */
 char *pc_fire_verdict(const struct pc_fire *f);
+
+/* PC_FIRE_COMMAND_ARGS_MAX - the longest args text pc_fire_command puts
+ * on the command line itself (bytes); longer ones go through
+ * --args-file. */
+#define PC_FIRE_COMMAND_ARGS_MAX 4096u
+
+/* pc_fire_command - the shell command that fires the exchange `f` again:
+ * "plugcheck fire POINT PATH" with --tool, --args (or, for args over
+ * PC_FIRE_COMMAND_ARGS_MAX bytes, "--args-file ARGS.json" and a comment
+ * saying they are the stdin's args) and --result as given, and
+ * --sandbox when `sandbox`; every word shell-quoted. New string. */
+char *pc_fire_command(const struct pc_fire *f, bool sandbox);
+/* pc_fire_xchg - the report's record of `f` (pc_report.h): the exchange
+ * facts (pc_xchg_from_exchange), the point, pc_fire_verdict and
+ * pc_fire_command(f, sandbox). New; the caller owns it (or gives it to a
+ * case with pc_report_set_xchg). */
+struct pc_xchg *pc_fire_xchg(const struct pc_fire *f, bool sandbox);
 
 /* pc_fire_default_args - realistic `args` JSON text the host sends at hook
  * point `point` (spec R4.6), or NULL for points that never get args. */

@@ -558,3 +558,75 @@ char *pc_fire_verdict(const struct pc_fire *f)
 	}
 	return pc_xstrdup("");
 }
+
+/* `w` shell-quoted for sh: as is when it is made of safe characters, else
+ * in single quotes (each ' as '\''). */
+static void quote(struct pc_buf *b, const char *w)
+{
+	bool plain = *w != 0;
+
+	for (const char *p = w; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@,+%", *p) != NULL;
+	pc_buf_adds(b, " ");
+	if (plain) {
+		pc_buf_adds(b, w);
+		return;
+	}
+	pc_buf_adds(b, "'");
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			pc_buf_adds(b, "'\\''");
+		else
+			pc_buf_add(b, p, 1);
+	pc_buf_adds(b, "'");
+}
+
+char *pc_fire_command(const struct pc_fire *f, bool sandbox)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	bool file = f->in_args && strlen(f->in_args) > PC_FIRE_COMMAND_ARGS_MAX;
+
+	pc_buf_adds(&b, "plugcheck fire");
+	quote(&b, f->point ? f->point : "");
+	quote(&b, f->path ? f->path : "");
+	if (f->in_tool) {
+		quote(&b, "--tool");
+		quote(&b, f->in_tool);
+	}
+	if (f->in_args && !file) {
+		quote(&b, "--args");
+		quote(&b, f->in_args);
+	} else if (file) {
+		pc_buf_adds(&b, " --args-file ARGS.json");
+	}
+	if (f->in_result) {
+		quote(&b, "--result");
+		quote(&b, f->in_result);
+	}
+	if (sandbox)
+		pc_buf_adds(&b, " --sandbox");
+	if (file)
+		pc_buf_addf(&b, "  # ARGS.json: the %zu bytes of args sent (the stdin's \"args\")",
+			    strlen(f->in_args));
+	return pc_buf_detach(&b, NULL);
+}
+
+struct pc_xchg *pc_fire_xchg(const struct pc_fire *f, bool sandbox)
+{
+	const struct pc_exchange *e = &f->x;
+	struct pc_xchg *x;
+
+	/* a whole /login ran several scripts: the last one decided */
+	if (f->kind == PC_FIRE_OAUTH_FLOW && f->login.nsteps)
+		e = &f->login.steps[f->login.nsteps - 1].x;
+	x = pc_xchg_from_exchange(e);
+	if (f->kind == PC_FIRE_PROMPT) { /* the host renders it, R7.5 */
+		free(x->process);
+		x->process = pc_xstrdup("no process: a prompt-backed command");
+	}
+	x->point = pc_xstrdup(f->point ? f->point : "");
+	x->command = pc_fire_command(f, sandbox);
+	x->verdict = pc_fire_verdict(f);
+	x->passed = f->passed;
+	return x;
+}

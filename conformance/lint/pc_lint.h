@@ -13,16 +13,22 @@
 #define PC_LINT_H
 
 #include "pc_finding.h"
+#include "pc_locate.h"
 #include "pc_manifest.h"
+
+struct pc_json_doc;
 
 struct pc_lint {
 	struct pc_plugin *plugin;   /* NULL when the host rejects it */
 	char *host_error;	    /* load_plugin_from_dir's error, or NULL */
 	struct pc_strvec host_log;  /* the host's stderr lines while loading */
-	struct pc_findings findings;
+	struct pc_findings findings; /* each with its file, line and column
+					where one exists (pc_finding.h) */
+	struct pc_json_doc *doc;    /* plugin.json as the host read it,
+				       indexed (pc_locate.h), or NULL */
 };
 
-#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT }
+#define PC_LINT_INIT { NULL, NULL, PC_STRVEC_INIT, PC_FINDINGS_INIT, NULL }
 
 /* pc_lint_rules - the ids pc_lint_plugin may raise, in the order check
  * lists their static cases; pc_lint_nrules entries. */
@@ -39,5 +45,23 @@ extern const size_t pc_lint_nrules;
 int pc_lint_plugin(const char *dir, const struct pc_manifest_env *env,
 		   const char *path, struct pc_lint *l);
 void pc_lint_release(struct pc_lint *l);
+
+/* pc_lint_token_script - whether the OAuth token script `path` (its text,
+ * up to 1 MiB; binaries are not judged) rotates refresh tokens in a way
+ * two runs at once break (PC-OAUTH-011, R8.8): it mentions refresh_token
+ * and token_path, writes a file in place (open(..., "w"), write_text,
+ * writeFileSync, a shell redirect to a variable, ...) and has no rename
+ * into place (os.replace, rename, mv, ...) and no lock (flock, lockf,
+ * fcntl, FileLock, O_EXCL, ...). *write gets the first such write's line
+ * and column (not in a comment), {0, 0} when false. */
+bool pc_lint_token_script(const char *path, struct pc_loc *write);
+/* pc_lint_locate - give finding `f` (of a firing of the plugin `l`
+ * loaded) the line and column of its entry point's declaration in
+ * plugin.json, when its file is plugin.json, it has no line yet and its
+ * `where` names an entry point: "hook NAME" (the hooks key), "tool NAME"
+ * and "command NAME" (the first entry of that name, which the host
+ * runs), "memory..." (memory_provider), "oauth..." (oauth). Findings
+ * with a line of their own keep it. */
+void pc_lint_locate(const struct pc_lint *l, struct pc_finding *f);
 
 #endif

@@ -8,6 +8,7 @@
 #include "pc_fire.h"
 #include "pc_fs.h"
 #include "pc_lint_impl.h"
+#include "pc_locate.h"
 #include "pc_schema.h"
 #include "pc_xalloc.h"
 
@@ -23,33 +24,51 @@ void pc__lint_notes(struct pc_lint *l)
 		if (!h->present)
 			continue;
 		where = pc_xasprintf("hook %s", n);
-		if (i == PC_HOOK_SESSION_START || i == PC_HOOK_SESSION_STOP)
+		if (i == PC_HOOK_SESSION_START || i == PC_HOOK_SESSION_STOP) {
 			pc_findings_add_at(&l->findings, "PC-DOC-001", where,
 				       "'%s' runs at every turn of a session", n);
-		if (i == PC_HOOK_PRE_TURN)
+			pc__lint_at(l, pc__lint_last(l), true, "hooks", n, NULL);
+		}
+		if (i == PC_HOOK_PRE_TURN) {
 			pc_findings_add_at(&l->findings, "PC-DOC-002", where,
 				       "'pre_turn' runs only when the turn has images and vision handoff is on");
-		if (h->timeout_ms > 600000)
+			pc__lint_at(l, pc__lint_last(l), true, "hooks", n, NULL);
+		}
+		if (h->timeout_ms > 600000) {
 			pc_findings_add_at(&l->findings, "PC-HOOK-004", where,
 				       "timeout_ms %llu: a hung script blocks the turn for over 10 minutes",
 				       (unsigned long long)h->timeout_ms);
-		if (h->pass_args && !pc_fire_default_args(i))
+			pc__lint_at(l, pc__lint_last(l), false, "hooks", n,
+				    "timeout_ms", NULL);
+		}
+		if (h->pass_args && !pc_fire_default_args(i)) {
 			pc_findings_add_at(&l->findings, "PC-HOOK-005", where,
 				       "'%s' never carries args, so pass_args only adds receive_tool_arguments to the inferred capabilities",
 				       n);
-		if (h->pass_args && pc_hook_is_blocking((enum pc_hook_point)i))
+			pc__lint_at(l, pc__lint_last(l), false, "hooks", n,
+				    "pass_args", NULL);
+		}
+		if (h->pass_args && pc_hook_is_blocking((enum pc_hook_point)i)) {
 			pc_findings_add_at(&l->findings, "PC-IO-003", where,
 				       "'%s' has pass_args: any call whose context exceeds 1048576 bytes is denied without running the hook",
 				       n);
+			pc__lint_at(l, pc__lint_last(l), false, "hooks", n,
+				    "pass_args", NULL);
+		}
 		free(where);
 	}
 	for (size_t i = 0; i < p->ntools; i++) {
 		struct pc_strvec probs = PC_STRVEC_INIT;
 		char *where = pc_xasprintf("tool %s", p->tools[i].name);
+		char ix[24];
 
+		snprintf(ix, sizeof(ix), "#%zu", i);
 		pc_schema_problems(p->tools[i].parameters, &probs);
-		for (size_t k = 0; k < probs.nr; k++)
+		for (size_t k = 0; k < probs.nr; k++) {
 			pc_findings_add_at(&l->findings, "PC-TOOL-005", where, "%s", probs.v[k]);
+			pc__lint_at(l, pc__lint_last(l), false, "tools", ix,
+				    "parameters", NULL);
+		}
 		pc_strvec_release(&probs);
 		free(where);
 	}
@@ -99,9 +118,10 @@ static bool assigned(const char *text, const char *name)
 	return yes;
 }
 
-/* PC-ENV-002 about script `rel` (its file) at `where`, once. */
-static void env_finding(struct pc_lint *l, const char *rel,
-			const char *where, const char *name)
+/* PC-ENV-002 about script `rel` (its file) at `where`, once: at `loc`,
+ * where it reads the variable. */
+static void env_finding(struct pc_lint *l, const char *rel, const char *where,
+			const char *name, struct pc_loc loc)
 {
 	struct pc_finding *f;
 
@@ -112,9 +132,11 @@ static void env_finding(struct pc_lint *l, const char *rel,
 	pc_findings_add(&l->findings, "PC-ENV-002", rel,
 			"'%s' reads $%s, which the host never passes (its environment is cleared)",
 			rel, name);
-	f = &l->findings.v[l->findings.nr - 1];
+	f = pc__lint_last(l);
 	free(f->where);
 	f->where = pc_xstrdup(where);
+	f->line = loc.line;
+	f->column = loc.column;
 }
 
 static void scan_text(struct pc_lint *l, const char *rel, const char *text,
@@ -122,7 +144,8 @@ static void scan_text(struct pc_lint *l, const char *rel, const char *text,
 {
 	const char *pat = python ? "os\\.(environ(\\.get)?|getenv)[[:space:]]*[[(][[:space:]]*['\"]([A-Za-z_][A-Za-z0-9_]*)['\"]"
 				 : "\\$\\{?([A-Z_][A-Z0-9_]*)";
-	size_t group = python ? 3 : 1;
+	size_t group = python ? 3 : 1, at = 0;
+	struct pc_loc loc = { 1, 1 };
 	regmatch_t m[4];
 	regex_t re;
 
@@ -134,8 +157,14 @@ static void scan_text(struct pc_lint *l, const char *rel, const char *text,
 					(size_t)(m[group].rm_eo - m[group].rm_so));
 		char *where = pc_xasprintf("script %s ($%s)", rel, name);
 
+		/* the matches come in order: count lines from the last one */
+		for (size_t to = (size_t)(p - text) + (size_t)m[0].rm_so;
+		     at < to; at++) {
+			loc.column = text[at] == '\n' ? 1 : loc.column + 1;
+			loc.line += text[at] == '\n';
+		}
 		if (!var_passed(l->plugin, name) && (python || !assigned(text, name)))
-			env_finding(l, rel, where, name);
+			env_finding(l, rel, where, name, loc);
 		free(where);
 		free(name);
 		if (m[0].rm_eo == 0)

@@ -255,7 +255,8 @@ static void add_event(struct unit *u, const struct pc_pool_event *ev)
 	u->events = pc_xreallocarray(u->events, u->nevents + 1,
 				     sizeof(*u->events));
 	u->events[u->nevents] = *ev;
-	u->events[u->nevents].label = u->label;
+	/* a copy: a resumed worker's next note replaces u->label */
+	u->events[u->nevents].label = u->label ? pc_xstrdup(u->label) : NULL;
 	u->nevents++;
 }
 
@@ -685,8 +686,10 @@ static void merge_ready(struct pool *p)
 					 u->parts[i].len);
 			free(u->parts[i].data);
 		}
-		for (size_t i = 0; i < u->nevents; i++)
+		for (size_t i = 0; i < u->nevents; i++) {
 			p->o->ops->event(p->o->ctx, p->merged, &u->events[i]);
+			free((char *)u->events[i].label);
+		}
 		free(u->parts);
 		free(u->events);
 		free(u->label);

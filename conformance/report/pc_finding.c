@@ -95,6 +95,7 @@ struct pc_finding *pc_findings_push(struct pc_findings *f,
 	n->message = pc_xstrdup(src->message ? src->message : "");
 	n->file = pc_xstrdup(src->file ? src->file : "");
 	n->where = pc_xstrdup(src->where ? src->where : "");
+	n->fix = src->fix ? pc_xstrdup(src->fix) : NULL;
 	return n;
 }
 
@@ -112,6 +113,7 @@ void pc_findings_release(struct pc_findings *f)
 		free(f->v[i].message);
 		free(f->v[i].file);
 		free(f->v[i].where);
+		free(f->v[i].fix);
 	}
 	free(f->v);
 	f->v = NULL;
@@ -139,6 +141,23 @@ static cJSON *text(const char *s)
 	return v;
 }
 
+const char *pc_finding_fix(const struct pc_finding *f)
+{
+	return f->fix ? f->fix : f->rule->fix;
+}
+
+void pc_finding_set_fix(struct pc_finding *f, const char *fix)
+{
+	free(f->fix);
+	f->fix = fix ? pc_xstrdup(fix) : NULL;
+}
+
+/* A 1-based position, or null when unknown (0). */
+static cJSON *position(unsigned v)
+{
+	return v ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
 cJSON *pc_finding_json(const struct pc_finding *f)
 {
 	const struct pc_rule *r = f->rule;
@@ -147,9 +166,11 @@ cJSON *pc_finding_json(const struct pc_finding *f)
 	cJSON_AddStringToObject(o, "id", r->id);
 	cJSON_AddStringToObject(o, "severity", pc_severity_name(r->severity));
 	cJSON_AddItemToObject(o, "message", text(f->message));
-	cJSON_AddStringToObject(o, "fix", r->fix);
+	cJSON_AddItemToObject(o, "fix", text(pc_finding_fix(f)));
 	cJSON_AddStringToObject(o, "rule", r->spec);
 	cJSON_AddItemToObject(o, "file", text(f->file));
+	cJSON_AddItemToObject(o, "line", position(f->line));
+	cJSON_AddItemToObject(o, "column", position(f->column));
 	cJSON_AddItemToObject(o, "where", text(f->where));
 	cJSON_AddBoolToObject(o, "suppressed", f->suppressed);
 	return o;

@@ -26,6 +26,8 @@ struct pc_finding {
 	unsigned line;	 /* 1-based line in `file`, or 0: unknown */
 	unsigned column; /* 1-based column (bytes), or 0: unknown */
 	char *where;	 /* the entry point ("hook pre_bash", "tool t"), or "" */
+	char *fix;	 /* NULL: the rule's fix; else this finding's own (a
+			    load error's, PC-LOAD-001: pc_rule_load_fix) */
 	bool suppressed; /* its id is in the report's ignore list (set by
 			    pc_report_finish) */
 	size_t seq;	 /* report-wide order found (pc_report_find) */
@@ -38,6 +40,12 @@ struct pc_findings {
 
 #define PC_FINDINGS_INIT { NULL, 0, 0 }
 
+/* pc_finding_fix - the fix to show for `f`: its own, else its rule's
+ * (borrowed). */
+const char *pc_finding_fix(const struct pc_finding *f);
+/* pc_finding_set_fix - give `f` a fix of its own (`fix` copied; NULL goes
+ * back to the rule's). */
+void pc_finding_set_fix(struct pc_finding *f, const char *fix);
 /* pc_finding_visible - `s` (may be NULL: "") as a new string in which
  * each NUL of host text (stored form C0 80, pc_serde.h) is the four
  * characters \x00, as reports show it. Findings' messages get it. */
@@ -63,8 +71,9 @@ void pc_findings_release(struct pc_findings *f);
 /* pc_findings_count - how many unsuppressed findings have severity `s`. */
 size_t pc_findings_count(const struct pc_findings *f, enum pc_severity s);
 /* pc_finding_json - a new JSON object {"id","severity","message","fix",
- * "rule","file","where","suppressed"} (docs/check-json.md); strings are
- * made valid UTF-8 (U+FFFD); caller deletes. */
+ * "rule","file","line","column","where","suppressed"} (docs/check-json.md;
+ * line and column null when unknown); strings are made valid UTF-8
+ * (U+FFFD); caller deletes. */
 cJSON *pc_finding_json(const struct pc_finding *f);
 /* pc_findings_json - a new JSON array of pc_finding_json() objects, in
  * list order; caller deletes. */

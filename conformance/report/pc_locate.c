@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_xalloc.h"
 
 #define MAX_DEPTH 512
 
@@ -362,4 +363,254 @@ struct pc_loc pc_text_find_line(const char *text, size_t n,
 		}
 	}
 	return none;
+}
+
+/* ---- the indexed document ---- */
+
+struct jval;
+
+struct jmem {
+	char *key;	/* decoded; NULL for an array element */
+	size_t klen;
+	size_t key_at;	/* the key's opening quote */
+	struct jval *v;
+};
+
+struct jval {
+	size_t at;	/* the value's first byte */
+	bool obj, arr;
+	struct jmem *m; /* members or elements, in order */
+	size_t n, alloc;
+};
+
+struct pc_json_doc {
+	struct jval *root; /* NULL: no value */
+	size_t *lines;	   /* offsets where lines start */
+	size_t nlines;
+};
+
+static struct jval *index_value(struct scan *sc);
+
+static void jval_free(struct jval *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->m[i].key);
+		jval_free(v->m[i].v);
+	}
+	free(v->m);
+	free(v);
+}
+
+static void jval_add(struct jval *c, char *key, size_t klen, size_t key_at,
+		     struct jval *v)
+{
+	if (c->n == c->alloc) {
+		c->alloc = c->alloc ? c->alloc * 2 : 4;
+		c->m = pc_xreallocarray(c->m, c->alloc, sizeof(*c->m));
+	}
+	c->m[c->n++] = (struct jmem){ key, klen, key_at, v };
+}
+
+/* The members of the container at sc->i, up to the first error (kept:
+ * a partial index still finds what comes before it). */
+static void index_container(struct scan *sc, struct jval *c)
+{
+	char close = c->obj ? '}' : ']';
+
+	sc->i++;
+	for (;;) {
+		struct pc_buf key = PC_BUF_INIT(PC_BUF_NOCAP);
+		size_t key_at;
+		struct jval *v;
+
+		ws(sc);
+		if (sc->i >= sc->n || sc->s[sc->i] == close)
+			return;
+		key_at = sc->i;
+		if (c->obj) {
+			if (string(sc, &key)) {
+				pc_buf_release(&key);
+				return;
+			}
+			ws(sc);
+			if (sc->i >= sc->n || sc->s[sc->i] != ':') {
+				pc_buf_release(&key);
+				return;
+			}
+			sc->i++;
+		}
+		if (!(v = index_value(sc))) {
+			pc_buf_release(&key);
+			return;
+		}
+		if (c->obj) {
+			size_t klen = key.len;
+
+			jval_add(c, pc_buf_detach(&key, NULL), klen, key_at, v);
+		} else {
+			jval_add(c, NULL, 0, key_at, v);
+		}
+		ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',')
+			sc->i++;
+		else
+			return;
+	}
+}
+
+/* One value at sc->i (after whitespace), or NULL when there is none. */
+static struct jval *index_value(struct scan *sc)
+{
+	struct jval *v;
+	size_t at;
+
+	ws(sc);
+	if (sc->i >= sc->n)
+		return NULL;
+	at = sc->i;
+	if (sc->s[at] == '{' || sc->s[at] == '[') {
+		if (sc->depth >= MAX_DEPTH)
+			return NULL;
+		v = pc_xcalloc(1, sizeof(*v));
+		v->at = at;
+		v->obj = sc->s[at] == '{';
+		v->arr = !v->obj;
+		sc->depth++;
+		index_container(sc, v);
+		sc->depth--;
+		if (sc->i < sc->n && sc->s[sc->i] == (v->obj ? '}' : ']'))
+			sc->i++;
+		else
+			sc->i = sc->n; /* cut short: nothing after it counts */
+		return v;
+	}
+	if (value(sc))
+		return NULL;
+	v = pc_xcalloc(1, sizeof(*v));
+	v->at = at;
+	return v;
+}
+
+struct pc_json_doc *pc_json_doc_new(const char *text, size_t n)
+{
+	struct pc_json_doc *d = pc_xcalloc(1, sizeof(*d));
+	struct scan sc = { text, n, 0, 0 };
+	size_t alloc = 16;
+
+	d->lines = pc_xreallocarray(NULL, alloc, sizeof(*d->lines));
+	d->lines[d->nlines++] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] != '\n')
+			continue;
+		if (d->nlines == alloc) {
+			alloc *= 2;
+			d->lines = pc_xreallocarray(d->lines, alloc,
+						    sizeof(*d->lines));
+		}
+		d->lines[d->nlines++] = i + 1;
+	}
+	skip_bom(&sc);
+	d->root = index_value(&sc);
+	return d;
+}
+
+void pc_json_doc_free(struct pc_json_doc *d)
+{
+	if (!d)
+		return;
+	jval_free(d->root);
+	free(d->lines);
+	free(d);
+}
+
+struct pc_loc pc_json_doc_line_col(const struct pc_json_doc *d, size_t off)
+{
+	size_t lo = 0, hi = d->nlines;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (struct pc_loc){ (unsigned)(lo + 1),
+				(unsigned)(off - d->lines[lo] + 1) };
+}
+
+/* The member of object `o` named `key`: occurrence `nth` (PC_JSON_LAST:
+ * the last), or NULL. */
+static const struct jmem *member(const struct jval *o, const char *key,
+				 unsigned nth)
+{
+	const struct jmem *hit = NULL;
+	size_t k = strlen(key);
+	unsigned seen = 0;
+
+	for (size_t i = 0; o->obj && i < o->n; i++) {
+		if (o->m[i].klen != k || memcmp(o->m[i].key, key, k))
+			continue;
+		if (nth == PC_JSON_LAST)
+			hit = &o->m[i];
+		else if (seen++ == nth)
+			return &o->m[i];
+	}
+	return hit;
+}
+
+/* Step from `v` by `step`; NULL when absent. */
+static const struct jmem *step_into(const struct jval *v, const char *step,
+				    unsigned nth)
+{
+	long idx = index_step(step);
+
+	if (idx >= 0)
+		return v->arr && (size_t)idx < v->n ? &v->m[idx] : NULL;
+	return member(v, step, nth);
+}
+
+int pc_json_doc_locate(const struct pc_json_doc *d, const char *const *path,
+		       unsigned nth, bool want_key, struct pc_loc *loc)
+{
+	const struct jval *v = d->root;
+	const struct jmem *m = NULL;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; path[i]; i++) {
+		m = step_into(v, path[i], path[i + 1] ? PC_JSON_LAST : nth);
+		if (!m)
+			return -1;
+		v = m->v;
+	}
+	*loc = pc_json_doc_line_col(d, m && want_key ? m->key_at : v->at);
+	return 0;
+}
+
+struct pc_loc pc_json_doc_near(const struct pc_json_doc *d,
+			       const char *const *path, bool want_key)
+{
+	const struct jval *v = d->root;
+	const struct jmem *m = NULL;
+	bool whole = true;
+
+	if (!v)
+		return (struct pc_loc){ 0, 0 };
+	for (size_t i = 0; path[i]; i++) {
+		const struct jmem *next = step_into(v, path[i], PC_JSON_LAST);
+
+		if (!next) {
+			whole = false;
+			break;
+		}
+		m = next;
+		v = m->v;
+	}
+	if (!m)
+		return pc_json_doc_line_col(d, v->at);
+	return pc_json_doc_line_col(d, (whole ? want_key : true) ? m->key_at
+								 : v->at);
 }

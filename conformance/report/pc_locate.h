@@ -44,6 +44,38 @@ int pc_json_locate(const char *text, size_t n, const char *const *path,
 unsigned pc_json_key_count(const char *text, size_t n,
 			   const char *const *path);
 
+/* A JSON text indexed once for many look-ups (lint points hundreds of
+ * findings into one plugin.json): every member's key and value offsets
+ * and the lines' starts, so a look-up costs the path's length, not the
+ * text's. */
+struct pc_json_doc;
+
+/* PC_JSON_LAST - the `nth` that picks the last of repeated keys (the one
+ * the host keeps, R2.1). */
+#define PC_JSON_LAST ((unsigned)-1)
+
+/* pc_json_doc_new - index the JSON text `text` (`n` bytes, borrowed only
+ * during the call; a leading BOM allowed). A text that is not JSON is
+ * indexed up to its first error (what comes before stays findable).
+ * Never NULL; free with pc_json_doc_free. Nesting deeper than 512 levels
+ * is not indexed. */
+struct pc_json_doc *pc_json_doc_new(const char *text, size_t n);
+/* pc_json_doc_locate - pc_json_locate on the indexed text; `nth` may be
+ * PC_JSON_LAST. Returns 0 and fills *loc, or -1. */
+int pc_json_doc_locate(const struct pc_json_doc *d, const char *const *path,
+		       unsigned nth, bool want_key, struct pc_loc *loc);
+/* pc_json_doc_near - the member `path` reaches, or when it is not there
+ * the nearest enclosing one that is (its key; the top-level value for
+ * none): for pointing at where a missing key belongs. Repeated keys
+ * resolve to the last one at every step. Returns {0, 0} only for an
+ * empty or non-JSON text. */
+struct pc_loc pc_json_doc_near(const struct pc_json_doc *d,
+			       const char *const *path, bool want_key);
+/* pc_json_doc_line_col - the line and column of byte `off` (lines end at
+ * '\n'), by binary search over the indexed line starts. */
+struct pc_loc pc_json_doc_line_col(const struct pc_json_doc *d, size_t off);
+void pc_json_doc_free(struct pc_json_doc *d);
+
 /* pc_text_find_line - the first line of `text` (`n` bytes) containing
  * `needle` (a plain substring, not a pattern), its line and the column
  * of the match; {0, 0} when no line has it. For pointing a finding at

@@ -9,8 +9,10 @@
 
 #include "pc_buf.h"
 #include "pc_err.h"
+#include "pc_fs.h"
 #include "pc_report_impl.h"
 #include "pc_rust.h"
+#include "pc_serde.h"
 #include "pc_xalloc.h"
 
 static const char *const format_names[] = {
@@ -18,6 +20,9 @@ static const char *const format_names[] = {
 	[PC_REPORT_JSON] = "json",
 	[PC_REPORT_JUNIT] = "junit",
 	[PC_REPORT_TAP] = "tap",
+	[PC_REPORT_HTML] = "html",
+	[PC_REPORT_SARIF] = "sarif",
+	[PC_REPORT_GITHUB] = "github",
 };
 
 int pc_report_format_parse(const char *s)
@@ -268,6 +273,7 @@ static void judge_case(struct pc_report *r, struct pc_case *c)
 	free(c->message);
 	c->message = NULL;
 	c->rule = NULL;
+	c->fix = NULL;
 	for (size_t k = 0; k < c->findings.nr; k++) {
 		struct pc_finding *f = &c->findings.v[k];
 
@@ -283,8 +289,10 @@ static void judge_case(struct pc_report *r, struct pc_case *c)
 			n->notes++;
 		if (!fails(r, f))
 			continue;
-		if (!c->rule)
+		if (!c->rule) {
 			c->rule = f->rule;
+			c->fix = pc_finding_fix(f);
+		}
 		pc_buf_addf(&b, "%s%s: %s", b.len ? "; " : "", f->rule->id,
 			    f->message);
 	}
@@ -292,6 +300,7 @@ static void judge_case(struct pc_report *r, struct pc_case *c)
 		c->status = PC_CASE_SKIP;
 		c->message = pc_xstrdup(c->skip);
 		c->rule = NULL;
+		c->fix = NULL;
 		n->skipped++;
 	} else if (b.len) {
 		c->status = c->xfail ? PC_CASE_XFAIL : PC_CASE_FAIL;
@@ -385,10 +394,48 @@ const struct pc_finding **pc_report_findings(const struct pc_report *r,
 	return v;
 }
 
+char *pc_report_finding_path(const struct pc_report *r,
+			     const struct pc_finding *f)
+{
+	const char *dir = r->path ? r->path : "";
+
+	if (!f->file || !*f->file)
+		return NULL;
+	if (f->file[0] == '/' || (r->kind && !strcmp(r->kind, "run")))
+		return pc_xstrdup(f->file);
+	if (r->contract && !strcmp(r->contract, "chatcli")) {
+		/* PATH is the plugin executable itself, or its directory */
+		size_t n = strlen(dir), k = strlen(f->file);
+
+		if (n >= k && !strcmp(dir + n - k, f->file) &&
+		    (n == k || dir[n - k - 1] == '/'))
+			return pc_xstrdup(dir);
+	}
+	while (dir[0] == '.' && dir[1] == '/')
+		dir += 2;
+	if (!*dir || !strcmp(dir, "."))
+		return pc_xstrdup(f->file);
+	return pc_fs_join(dir, f->file);
+}
+
+char *pc_report_finding_place(const struct pc_report *r,
+			      const struct pc_finding *f)
+{
+	char *path = pc_report_finding_path(r, f), *place;
+
+	if (!path || !f->line)
+		return path;
+	place = f->column ? pc_xasprintf("%s:%u:%u", path, f->line, f->column)
+			  : pc_xasprintf("%s:%u", path, f->line);
+	free(path);
+	return place;
+}
+
 /* ---- release ---- */
 
 static void release_case(struct pc_case *c)
 {
+	pc_case_release_structured(c);
 	free(c->classname);
 	free(c->name);
 	free(c->message);
@@ -449,6 +496,43 @@ void pc__report_escape(FILE *out, const char *s, pc__report_esc_fn esc)
 	pc_buf_release(&u);
 }
 
+void pc__report_esc_visible(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp < 0x20 || cp == 0x7f)
+		fprintf(out, "\\x%02x", cp);
+	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+		fprintf(out, "\\u{%x}", cp);
+	else
+		fwrite(raw, 1, n, out);
+}
+
+cJSON *pc__report_text(const char *s)
+{
+	struct pc_buf u = PC_BUF_INIT(PC_BUF_NOCAP);
+	cJSON *v;
+
+	if (!s)
+		return cJSON_CreateNull();
+	pc_rust_lossy_utf8(&u, s, strlen(s));
+	v = cJSON_CreateString(pc_buf_cstr(&u));
+	pc_buf_release(&u);
+	return v;
+}
+
+int pc__report_print_json(cJSON *o, FILE *out)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	int ret = pc_serde_print_pretty(o, &b);
+
+	cJSON_Delete(o);
+	if (!ret) {
+		fwrite(pc_buf_cstr(&b), 1, b.len, out);
+		fputc('\n', out);
+	}
+	pc_buf_release(&b);
+	return ret;
+}
+
 long long pc__report_ms(double t)
 {
 	if (!(t >= 0.0) || t > 1e12)
@@ -504,6 +588,16 @@ int pc_report_write(const struct pc_report *r, enum pc_report_format fmt,
 		break;
 	case PC_REPORT_TAP:
 		pc__report_tap(r, out);
+		break;
+	case PC_REPORT_HTML:
+		pc__report_html(r, out);
+		break;
+	case PC_REPORT_SARIF:
+		if (pc__report_sarif(r, out) < 0)
+			return PC_EIO;
+		break;
+	case PC_REPORT_GITHUB:
+		pc__report_github(r, out);
 		break;
 	default:
 		return PC_EINVAL;

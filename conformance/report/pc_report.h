@@ -4,8 +4,10 @@
  * for the plugin, the cases - one per static rule, per firing, per
  * scenario step, per install step - and the findings, each OWNED BY ONE
  * CASE. `check`, `lint`, `run`, `install-check` and the ChatCLI suite all
- * build one; every renderer (human, JSON, JUnit, TAP) and the exit code
- * are functions of it, so they cannot disagree.
+ * build one (and `turn`, kind "turn"); every renderer (human, JSON,
+ * JUnit, TAP, HTML) and the exit code are functions of it, so they cannot
+ * disagree. A case may also carry its exchange, latency samples and
+ * timeline as data (below), which the HTML page shows.
  *
  * Caller protocol:
  *   1. struct pc_report r = PC_REPORT_INIT; fill path, name, loads...;
@@ -50,7 +52,9 @@
 #include <cjson/cJSON.h>
 
 #include "pc_finding.h"
+#include "pc_host.h"
 #include "pc_strvec.h"
+#include "pc_turn.h"
 
 enum pc_case_status { PC_CASE_PASS, PC_CASE_FAIL, PC_CASE_SKIP, PC_CASE_XFAIL };
 
@@ -62,6 +66,96 @@ enum pc_case_status { PC_CASE_PASS, PC_CASE_FAIL, PC_CASE_SKIP, PC_CASE_XFAIL };
 /* PC_REPORT_NO_CASE - the case index pc_report_find_static() picks for
  * itself. */
 #define PC_REPORT_NO_CASE ((size_t)-1)
+
+/* ---- structured exchanges (the HTML page, docs/report.md) ----
+ *
+ * A case made from a firing may carry what crossed the pipes as data, not
+ * only as the system_out text: the bytes sent and received (bounded
+ * excerpts), the process facts, the host's verdict and the `plugcheck
+ * fire` command that reproduces it; a hook's realistic-input case its
+ * latency samples; a turn (or a scenario's turn step) its timeline. Each
+ * is optional (NULL / 0: not known); every renderer may ignore them, and
+ * fragments carry them. */
+
+/* PC_EXCERPT_HEAD, PC_EXCERPT_TAIL - the bytes of one stream a report
+ * keeps: the first HEAD and the last TAIL; a stream of at most HEAD +
+ * TAIL bytes is kept whole. */
+#define PC_EXCERPT_HEAD 4096u
+#define PC_EXCERPT_TAIL 1024u
+/* PC_REPORT_TEXT_MAX - bytes kept of one label or detail text of a
+ * timeline mark (pc_report_bounded). */
+#define PC_REPORT_TEXT_MAX 4096u
+
+/* The bytes of one stream, bounded: data[0, head) is its start and, when
+ * total > len, data[head, len) its end (total - len bytes between were
+ * dropped). Raw bytes: NULs and invalid UTF-8 kept; data is NUL-terminated
+ * after len for convenience, or NULL when len is 0. */
+struct pc_excerpt {
+	char *data;
+	size_t len, head;
+	size_t total; /* bytes the stream had */
+};
+
+/* One exchange with a plugin process. Strings owned; host text (reasons,
+ * outputs) in the stored form of pc_serde.h (a NUL as C0 80). */
+struct pc_xchg {
+	char *point;	   /* "pre_bash", "tool:NAME", ... */
+	char *command;	   /* the shell command that reproduces it
+			      (`plugcheck fire POINT PATH ...`), or NULL */
+	char *argv;	   /* the command line the host spawned, joined
+			      by spaces */
+	struct pc_excerpt in, out, err; /* stdin sent, stdout, stderr */
+	struct pc_excerpt events; /* the protocol events the host emitted,
+				     one JSON line each */
+	bool spawned;	   /* false: not started (input over its cap, or
+			      the script was swapped, R2.9) */
+	bool has_status;   /* the process ended on its own */
+	int exit_code;	   /* has_status and signal 0 */
+	int signal;	   /* 0, or the signal that ended it */
+	char *process;	   /* pc_proc_outcome_name ("exited", "timeout",
+			      ...) */
+	long long duration_ms; /* spawn to verdict */
+	int leftover;	   /* processes still running after the verdict
+			      (killed) */
+	char *verdict;	   /* the host's verdict in one line
+			      (pc_fire_verdict), or NULL */
+	bool passed;	   /* allowed / ok */
+};
+
+/* A hook's latency: the realistic-input firings measured by `check`
+ * (PC-PROC-002). */
+struct pc_latency {
+	long long *ms;	   /* owned: each firing's duration, in firing
+			      order */
+	size_t n;
+	long long timeout_ms; /* the hook's budget (timeout_ms) */
+	long long p50_ms, p95_ms; /* as the check computed them */
+};
+
+enum pc_mark_kind {
+	PC_MARK_TURN,	 /* a user turn starts */
+	PC_MARK_REQUEST, /* a model request */
+	PC_MARK_HOOK,	 /* a hook firing */
+	PC_MARK_TOOL,	 /* a tool call or its result */
+	PC_MARK_EVENT	 /* anything else the host emitted */
+};
+
+/* One entry of a turn's timeline, in the host's order. Strings owned
+ * (each at most PC_REPORT_TEXT_MAX bytes and a note, pc_report_bounded). */
+struct pc_mark {
+	enum pc_mark_kind kind;
+	char *label;	/* "pre_bash guard bash", "request 1 to mock-model
+			   (2 messages)", ... */
+	char *verdict;	/* hook: "allow"/"deny"; tool result: "ok"/
+			   "failed"; else NULL */
+	char *outcome;	/* hook: pc_outcome_name ("ok", "timeout"), or
+			   NULL */
+	char *detail;	/* reason, output, arguments, message, or NULL */
+	char *before, *after; /* a hook's modify: the value it changes
+				 before and after the merge (pretty JSON),
+				 or NULL */
+	struct pc_xchg *x; /* a hook firing's exchange (owned), or NULL */
+};
 
 /* One JUnit test case / TAP test point. */
 struct pc_case {
@@ -76,6 +170,10 @@ struct pc_case {
 	bool xfail;	  /* expected to fail (run --baseline) */
 	size_t group;	  /* 0, or 1 + the index of its scenario in
 			     r->groups */
+	struct pc_xchg *x; /* owned: the exchange it fired, or NULL */
+	struct pc_latency *latency; /* owned: a hook's latency, or NULL */
+	struct pc_mark *marks; /* owned: a turn's timeline, in order */
+	size_t nmarks;
 	/* computed by pc_report_finish(): */
 	enum pc_case_status status;
 	char *message;	  /* FAIL/XFAIL: "ID: message; ID: message" of its
@@ -83,6 +181,8 @@ struct pc_case {
 			     NULL */
 	const struct pc_rule *rule; /* FAIL/XFAIL: the rule of its first
 				       failing finding, else NULL */
+	const char *fix;  /* FAIL/XFAIL: that finding's fix (pc_finding_fix;
+			     borrowed), else NULL */
 };
 
 /* One scenario of a `run` (or of check's PATH/tests/): its cases are its
@@ -133,9 +233,10 @@ struct pc_report {
 				    .plugcheck.yaml) */
 	const char *contract; /* "catalyst" (NULL means it) or "chatcli";
 				 static, not freed */
-	const char *kind;     /* NULL (a plugin report) or "run" (a scenario
-				 run: the JSON form is docs/scenarios.md's);
-				 static */
+	const char *kind;     /* NULL (a plugin report), "run" (a scenario
+				 run: the JSON form is docs/scenarios.md's)
+				 or "turn" (a `turn` session: only its HTML
+				 form is used); static */
 	bool strict;	      /* warnings fail */
 	bool incomplete;      /* interrupted, or part of the run was lost:
 				 what is here is all there is */
@@ -150,10 +251,15 @@ enum pc_report_format {
 	PC_REPORT_HUMAN,
 	PC_REPORT_JSON,
 	PC_REPORT_JUNIT,
-	PC_REPORT_TAP
+	PC_REPORT_TAP,
+	PC_REPORT_HTML,
+	PC_REPORT_SARIF,  /* SARIF 2.1.0 (pc_report_sarif.c, docs/sarif.md) */
+	PC_REPORT_GITHUB  /* GitHub workflow-command annotations, then the
+			     human form (pc_report_github.c) */
 };
 
-/* pc_report_format_parse - "human", "json", "junit", "tap"; -1 else. */
+/* pc_report_format_parse - "human", "json", "junit", "tap", "html",
+ * "sarif", "github"; -1 else. */
 int pc_report_format_parse(const char *s);
 
 /* pc_report_add_case - append a passing case; copies the strings (NULL
@@ -166,6 +272,88 @@ size_t pc_report_add_case(struct pc_report *r, const char *classname,
 void pc_report_skip(struct pc_report *r, size_t c, const char *why);
 /* pc_report_set_err - set case `c`'s system_err (copied; NULL clears). */
 void pc_report_set_err(struct pc_report *r, size_t c, const char *text);
+
+/* pc_excerpt_set - keep the `n` bytes of `bytes` (NULL: none) in `e`
+ * (released first; PC_EXCERPT_HEAD and _TAIL as above). */
+void pc_excerpt_set(struct pc_excerpt *e, const char *bytes, size_t n);
+/* pc_excerpt_release - free `e`'s bytes; `e` is left empty. */
+void pc_excerpt_release(struct pc_excerpt *e);
+/* pc_xchg_new - a new empty exchange record (exit_code 0, no strings);
+ * pc_xchg_free frees it and everything it owns (NULL: no-op). */
+struct pc_xchg *pc_xchg_new(void);
+void pc_xchg_free(struct pc_xchg *x);
+/* pc_xchg_from_exchange - a new record of the host exchange `x`
+ * (borrowed): argv, the bounded stdin/stdout/stderr/events, the process
+ * facts. point, command and verdict are left NULL for the caller. */
+struct pc_xchg *pc_xchg_from_exchange(const struct pc_exchange *x);
+/* pc_report_bounded - a copy of `s` (NULL: NULL) cut to at most `max`
+ * bytes at a UTF-8 boundary, with " ... (N bytes in all)" appended when
+ * it was cut. New string. */
+char *pc_report_bounded(const char *s, size_t max);
+/* pc_report_set_xchg - give case `c` the exchange `x` (taken: owned by
+ * the case; a previous one is freed). */
+void pc_report_set_xchg(struct pc_report *r, size_t c, struct pc_xchg *x);
+/* pc_report_set_latency - give case `c` the `n` latency samples `ms`
+ * (copied; ms) with the budget and the percentiles the check used. */
+void pc_report_set_latency(struct pc_report *r, size_t c, const long long *ms,
+			   size_t n, long long timeout_ms, long long p50_ms,
+			   long long p95_ms);
+/* pc_report_add_mark - append a timeline mark of `kind` with `label`
+ * (copied, bounded) to case `c`; the other fields are NULL for the caller
+ * to set (owned by the case: malloc'd strings, pc_report_bounded). Returns
+ * the mark (valid until the next mark is added to that case). */
+struct pc_mark *pc_report_add_mark(struct pc_report *r, size_t c,
+				   enum pc_mark_kind kind, const char *label);
+
+/* pc_case_add_mark - pc_report_add_mark on a case that is not (yet) in a
+ * report (a scenario step's holder). */
+struct pc_mark *pc_case_add_mark(struct pc_case *k, enum pc_mark_kind kind,
+				 const char *label);
+/* pc_case_take_structured - move the exchange, latency and marks of
+ * `from` (a holder, not in a report) to case `c` of `r`, replacing its
+ * own; `from` is left without them. */
+void pc_report_take_structured(struct pc_report *r, size_t c,
+			       struct pc_case *from);
+/* pc_case_release_structured - free a holder's exchange, latency and
+ * marks. */
+void pc_case_release_structured(struct pc_case *k);
+
+/* ---- a turn's timeline (pc_report_turn.c) ----
+ *
+ * The host's turn engine tells a recorder every hook firing
+ * (pc_turn_opts.on_hook = pc_turn_rec_hook, on_hook_ctx = the struct
+ * pc_turn_rec); pc_report_turn_marks then turns a part of the transcript
+ * into timeline marks, each hook firing with its exchange and, when its
+ * modify was merged, the value before and after. */
+struct pc_turn_rec_fire {
+	size_t event;	     /* its "hook" event in the transcript */
+	struct pc_xchg *x;   /* owned until taken by a mark */
+	char *before, *after; /* owned until taken; NULL: no merge */
+	char *modify;	     /* its modify (compact JSON), or NULL */
+};
+
+struct pc_turn_rec {
+	struct pc_turn_rec_fire *v;
+	size_t n;
+};
+
+#define PC_TURN_REC_INIT { NULL, 0 }
+
+/* pc_turn_rec_hook - the recorder (pc_turn_hook_fn; ctx a struct
+ * pc_turn_rec): keeps the firing's bounded exchange and, for a modify the
+ * host merges (tool pre hooks, pre_input, pre_turn: shallow, R4.10; post
+ * hooks: output, ok and diff, R4.9), the value before and after as
+ * pretty JSON (at most 4 x PC_REPORT_TEXT_MAX bytes each). */
+void pc_turn_rec_hook(void *ctx, const struct pc_turn_firing *f);
+/* pc_turn_rec_release - free what no mark took; `rec` is left empty. */
+void pc_turn_rec_release(struct pc_turn_rec *rec);
+/* pc_report_turn_marks - append to case `k` one mark per event of
+ * `transcript` (docs/turn.md) from index `first` on, in order: turns,
+ * requests, hook firings (verdict, outcome, reason, and what `rec`
+ * recorded for that event, moved into the mark), tool calls and results,
+ * and the other events. Returns how many hook marks were added. */
+size_t pc_report_turn_marks(struct pc_case *k, const cJSON *transcript,
+			    size_t first, struct pc_turn_rec *rec);
 
 /* pc_report_find - add a finding of rule `id` (must exist: PC_BUG
  * otherwise) to case `c` (< r->ncases), with the file it concerns
@@ -243,8 +431,37 @@ const char *pc_report_group_status(const struct pc_report *r, size_t g);
 const struct pc_finding **pc_report_findings(const struct pc_report *r,
 					     size_t *n);
 
-/* pc_report_fragment - the cases [from, to) (with their findings and the
- * groups they refer to) and r->incomplete as a new JSON text, caller
+/* pc_report_finding_path - the path of finding `f`'s file as a reader
+ * of the report can open it, a new string (NULL when `f` names no file):
+ * its file joined to r->path (relative to the plugin directory, which
+ * r->path names as given on the command line; "./" dropped), or the file
+ * itself when it is absolute or `r` is a scenario run (r->kind "run",
+ * whose files are the scenario paths as given); for a ChatCLI report
+ * whose path is the plugin executable (it ends in the file's name), that
+ * path. The human, GitHub and
+ * SARIF forms print it; the JSON "file" stays relative to the plugin. */
+char *pc_report_finding_path(const struct pc_report *r,
+			     const struct pc_finding *f);
+/* pc_report_finding_place - "PATH:LINE:COL" (compilers' form; ":COL" or
+ * ":LINE:COL" left out when unknown) of finding `f`, PATH as
+ * pc_report_finding_path; a new string, or NULL when `f` names no file. */
+char *pc_report_finding_place(const struct pc_report *r,
+			      const struct pc_finding *f);
+
+/* pc_report_github_annotations - the GitHub Actions workflow command of
+ * every unsuppressed finding of `r` (finished), one line each, in the
+ * order found: "::error|warning|notice file=PATH,line=L,col=C,title=ID:
+ * TITLE::MESSAGE" with the runner's escaping (pc_report_github.c). The
+ * github format is these, then the human form through
+ * pc_report_github_text. */
+void pc_report_github_annotations(const struct pc_report *r, FILE *out);
+/* pc_report_github_text - write `len` bytes of `text` (a human report)
+ * to `out`, each line the runner would read as a workflow command
+ * (starting with "::" or "##[" after blanks) prefixed with "| ". */
+void pc_report_github_text(FILE *out, const char *text, size_t len);
+
+/* pc_report_fragment - the cases [from, to) (with their findings, their
+ * exchanges, latencies and marks, and the groups they refer to) and r->incomplete as a new JSON text, caller
  * frees; for pc_report_merge in another process. */
 char *pc_report_fragment(const struct pc_report *r, size_t from, size_t to);
 /* pc_report_merge - append the cases of fragment `text` (`len` bytes, not
@@ -261,6 +478,14 @@ int pc_report_merge(struct pc_report *r, const char *text, size_t len,
 /* pc_report_release - free everything `r` owns and leave it empty (as
  * PC_REPORT_INIT, ready for reuse). */
 void pc_report_release(struct pc_report *r);
+
+/* PC_REPORT_HTML_BUDGET - the HTML page's size bound: exchanges,
+ * timelines, latency charts and findings are written while the page is
+ * smaller; past it each is replaced by a one-line note. With every text
+ * cut to PC_REPORT_TEXT_MAX and every stream to its excerpt, a page is at
+ * most this plus what one case adds plus one summary line per case
+ * (docs/report.md). */
+#define PC_REPORT_HTML_BUDGET ((size_t)8 << 20)
 
 /* pc_report_write - render `r` (finished) in `fmt` to `out` and flush it.
  * `color` only affects the human form (ANSI colours). Text is written as

@@ -35,18 +35,24 @@ static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
 		fputc('\t', out);
 	else if (cp == '\n')
 		fputs("\\n", out);
-	else if (cp < 0x20 || cp == 0x7f)
-		fprintf(out, "\\x%02x", cp);
-	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
-		fprintf(out, "\\u{%x}", cp);
 	else
-		fwrite(raw, 1, n, out);
+		pc__report_esc_visible(out, cp, raw, n);
 }
 
 static void esc_block(FILE *out, unsigned cp, const char *raw, size_t n)
 {
 	if (cp == '\n')
 		fputc('\n', out);
+	else
+		esc_line(out, cp, raw, n);
+}
+
+/* A multi-line message (a scenario step's expected/actual lines) under a
+ * finding: its lines indented under the first. */
+static void esc_indented(FILE *out, unsigned cp, const char *raw, size_t n)
+{
+	if (cp == '\n')
+		fputs("\n      ", out);
 	else
 		esc_line(out, cp, raw, n);
 }
@@ -108,33 +114,26 @@ static void verdicts(const struct pc_report *r, const struct ctx *x)
 	}
 }
 
-/* An unsuppressed finding, with the highest severity of its kind. */
-struct item {
-	const struct pc_finding *f;
-	enum pc_severity group_sev;
-	size_t index;
-};
-
 /* The length of the kind prefix of `id`: "PC-HOOK" of "PC-HOOK-002". */
-static size_t kind_len(const char *id)
+size_t pc__report_kind_len(const char *id)
 {
 	const char *dash = strrchr(id, '-');
 
 	return dash ? (size_t)(dash - id) : strlen(id);
 }
 
-static bool same_kind(const char *a, const char *b)
+bool pc__report_same_kind(const char *a, const char *b)
 {
-	size_t n = kind_len(a);
+	size_t n = pc__report_kind_len(a);
 
-	return n == kind_len(b) && !strncmp(a, b, n);
+	return n == pc__report_kind_len(b) && !strncmp(a, b, n);
 }
 
 static int cmp_item(const void *pa, const void *pb)
 {
-	const struct item *a = pa, *b = pb;
+	const struct pc__report_item *a = pa, *b = pb;
 	const char *ia = a->f->rule->id, *ib = b->f->rule->id;
-	size_t na = kind_len(ia), nb = kind_len(ib);
+	size_t na = pc__report_kind_len(ia), nb = pc__report_kind_len(ib);
 	int d;
 
 	if (a->group_sev != b->group_sev)
@@ -150,17 +149,17 @@ static int cmp_item(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* The unsuppressed findings in display order; *n gets their number. */
-static struct item *sorted_items(const struct pc_report *r, size_t *n)
+struct pc__report_item *pc__report_sorted(const struct pc_report *r, size_t *n)
 {
 	size_t total;
 	const struct pc_finding **all = pc_report_findings(r, &total);
-	struct item *v = pc_xcalloc(total + 1, sizeof(*v));
+	struct pc__report_item *v = pc_xcalloc(total + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; i < total; i++)
 		if (!all[i]->suppressed)
-			v[(*n)++] = (struct item){ all[i], PC_SEV_NOTE, i };
+			v[(*n)++] = (struct pc__report_item){ all[i],
+							      PC_SEV_NOTE, i };
 	free(all);
 	/* The highest severity of each kind, through a table of the kinds
 	 * seen (a few dozen at most: O(findings x kinds)); a pairwise scan
@@ -175,7 +174,7 @@ static struct item *sorted_items(const struct pc_report *r, size_t *n)
 		const char *id = v[i].f->rule->id;
 		size_t k = 0;
 
-		while (k < nk && !same_kind(kinds[k].id, id))
+		while (k < nk && !pc__report_same_kind(kinds[k].id, id))
 			k++;
 		if (k == nk)
 			kinds[nk++] = (struct kind){ id, PC_SEV_NOTE };
@@ -191,44 +190,61 @@ static struct item *sorted_items(const struct pc_report *r, size_t *n)
 	return v;
 }
 
-static void finding(const struct pc_finding *f, const struct ctx *x)
+/* "PATH:LINE:COL: severity ID [spec] where: message", the place first as
+ * compilers print it (terminals and editors make it a link), then the fix
+ * and where to read more. */
+static void finding(const struct pc_report *r, const struct pc_finding *f,
+		    const struct ctx *x)
 {
 	const struct pc_rule *rule = f->rule;
-	const char *loc = f->where && *f->where ? f->where : f->file;
+	char *place = pc_report_finding_place(r, f);
+	const char *msg = f->message;
 
-	fputs("  ", x->out);
+	if (place) {
+		/* a located message ("FILE:LINE:COL: ...", a scenario file's
+		 * error) starts with the place: print it once, first */
+		size_t n = strlen(place);
+
+		if (!strncmp(msg, place, n) && !strncmp(msg + n, ": ", 2))
+			msg += n + 2;
+		put(x, place);
+		fputs(": ", x->out);
+		free(place);
+	}
 	paint(x, sev_color(rule->severity), pc_severity_name(rule->severity));
-	fprintf(x->out, " %s [%s] ", rule->id, rule->spec);
-	if (loc && *loc) {
-		put(x, loc);
+	fprintf(x->out, " %s ", rule->id);
+	if (*rule->spec)
+		fprintf(x->out, "[%s] ", rule->spec);
+	if (f->where && *f->where) {
+		put(x, f->where);
 		fputs(": ", x->out);
 	}
-	put(x, f->message);
-	fputs("\n      fix: ", x->out);
-	put(x, rule->fix);
-	fputc('\n', x->out);
+	pc__report_escape(x->out, msg, esc_indented);
+	fputs("\n    fix: ", x->out);
+	put(x, pc_finding_fix(f));
+	fprintf(x->out, " (see `plugcheck explain %s`)\n", rule->id);
 }
 
 static void findings(const struct pc_report *r, const struct ctx *x)
 {
 	size_t n;
-	struct item *v = sorted_items(r, &n);
+	struct pc__report_item *v = pc__report_sorted(r, &n);
 
 	if (!n)
 		fputs("\nno findings\n", x->out);
 	for (size_t i = 0; i < n; i++) {
 		const char *id = v[i].f->rule->id;
 
-		if (!i || !same_kind(v[i - 1].f->rule->id, id)) {
+		if (!i || !pc__report_same_kind(v[i - 1].f->rule->id, id)) {
 			fputc('\n', x->out);
 			if (x->color)
 				fputs(BOLD, x->out);
-			fwrite(id, 1, kind_len(id), x->out);
+			fwrite(id, 1, pc__report_kind_len(id), x->out);
 			if (x->color)
 				fputs(RESET, x->out);
 			fputc('\n', x->out);
 		}
-		finding(v[i].f, x);
+		finding(r, v[i].f, x);
 	}
 	free(v);
 }
@@ -334,18 +350,26 @@ static void failed_steps(const struct pc_report *r, size_t g,
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pc_case *c = &r->cases[i];
 
+		bool suppressed = false;
+
+		for (size_t f = 0; f < c->findings.nr; f++)
+			suppressed |= c->findings.v[f].suppressed;
 		if (c->group != g || !strcmp(c->name, s->name) ||
-		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL))
+		    (c->status != PC_CASE_FAIL && c->status != PC_CASE_XFAIL &&
+		     !suppressed))
 			continue;
 		fputs("  step ", x->out);
 		put(x, pc__report_step_name(s, c->name));
 		fputs(":\n", x->out);
 		for (size_t f = 0; f < c->findings.nr; f++) {
-			if (c->findings.v[f].suppressed)
-				continue;
-			fputs("    ", x->out);
-			pc__report_escape(x->out, c->findings.v[f].message,
-					  esc_block);
+			const struct pc_finding *k = &c->findings.v[f];
+
+			/* a suppressed failure is shown as such (README
+			 * "--ignore": shown as suppressed), never hidden */
+			fputs(k->suppressed ? "    suppressed " : "    ", x->out);
+			if (k->suppressed)
+				fprintf(x->out, "%s: ", k->rule->id);
+			pc__report_escape(x->out, k->message, esc_block);
 			fputc('\n', x->out);
 		}
 	}

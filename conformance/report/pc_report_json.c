@@ -10,20 +10,11 @@
 #include "pc_rust.h"
 #include "pc_serde.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2 /* 2: findings carry line and column */
 
-/* A string node holding `s` as valid UTF-8, or null for NULL. */
 static cJSON *text(const char *s)
 {
-	struct pc_buf u = PC_BUF_INIT(PC_BUF_NOCAP);
-	cJSON *v;
-
-	if (!s)
-		return cJSON_CreateNull();
-	pc_rust_lossy_utf8(&u, s, strlen(s));
-	v = cJSON_CreateString(pc_buf_cstr(&u));
-	pc_buf_release(&u);
-	return v;
+	return pc__report_text(s);
 }
 
 static cJSON *count(size_t n)
@@ -199,15 +190,8 @@ static cJSON *build(const struct pc_report *r)
 
 int pc__report_json(const struct pc_report *r, FILE *out)
 {
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	cJSON *o = r->kind && !strcmp(r->kind, "run") ? build_run(r) : build(r);
-	int ret = pc_serde_print_pretty(o, &b);
-
-	cJSON_Delete(o);
-	if (!ret) {
-		fwrite(pc_buf_cstr(&b), 1, b.len, out);
-		fputc('\n', out);
-	}
-	pc_buf_release(&b);
-	return ret;
+	return pc__report_print_json(r->kind && !strcmp(r->kind, "run")
+					     ? build_run(r)
+					     : build(r),
+				     out);
 }

@@ -136,7 +136,7 @@ static void failure(const struct pc_case *c, FILE *out)
 			pc_severity_name(rule->severity), rule->spec);
 		pc__report_escape(out, rule->title, esc_text);
 		fputs("\nfix: ", out);
-		pc__report_escape(out, rule->fix, esc_text);
+		pc__report_escape(out, c->fix ? c->fix : rule->fix, esc_text);
 	}
 	fputs("</failure>\n", out);
 }

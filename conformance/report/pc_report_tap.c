@@ -15,12 +15,8 @@ static void esc_line(FILE *out, unsigned cp, const char *raw, size_t n)
 {
 	if (cp == '\\' || cp == '#')
 		fprintf(out, "\\%c", (char)cp);
-	else if (cp < 0x20 || cp == 0x7f)
-		fprintf(out, "\\x%02x", cp);
-	else if ((cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
-		fprintf(out, "\\u{%x}", cp);
 	else
-		fwrite(raw, 1, n, out);
+		pc__report_esc_visible(out, cp, raw, n);
 }
 
 static bool yaml_printable(unsigned cp)
@@ -67,7 +63,7 @@ static void diagnostics(const struct pc_case *c, FILE *out)
 	yaml_key(out, "rule", id ? id : "plugcheck");
 	if (rule) {
 		yaml_key(out, "severity", pc_severity_name(rule->severity));
-		yaml_key(out, "fix", rule->fix);
+		yaml_key(out, "fix", c->fix ? c->fix : rule->fix);
 	}
 	fputs("  ...\n", out);
 }

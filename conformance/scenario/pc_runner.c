@@ -158,6 +158,8 @@ static bool run_fire(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	h.confine = r->o->sandbox ? &r->o->sandbox->confine : NULL;
 	free(session);
 	if (pc_fire_exchange(&h, p, &pt, &in, &f, &err) == 0) {
+		pc_xchg_free(r->rec.x);
+		r->rec.x = pc_fire_xchg(&f, r->o->sandbox != NULL);
 		doc = pc_fire_json(&f);
 		if (f.kind == PC_FIRE_HOOK)
 			cJSON_AddStringToObject(doc, "verdict",
@@ -306,6 +308,7 @@ static int run_command(struct run *r, const struct pc_step *s,
 static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 {
 	struct pc_turn_opts o = PC_TURN_OPTS_INIT;
+	struct pc_turn_rec rec = PC_TURN_REC_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_mock *m = NULL;
 	cJSON *script;
@@ -336,11 +339,15 @@ static bool run_turn(struct run *r, const struct pc_step *s, cJSON **doc_out)
 	o.vision = s->turn.vision;
 	o.compact = s->turn.compact;
 	o.approval = s->turn.approval;
+	o.on_hook = pc_turn_rec_hook; /* the page's timeline */
+	o.on_hook_ctx = &rec;
 	first = cJSON_GetArraySize(r->turn.transcript);
 	if (text)
 		rc = pc_turn_run(&r->turn, &o, text, &err);
 	else
 		rc = run_command(r, s, &o, &err);
+	pc_report_turn_marks(&r->rec, r->turn.transcript, (size_t)first, &rec);
+	pc_turn_rec_release(&rec);
 	if (rc && err.msg[0])
 		pc_buf_addf(&r->msg, "%s", err.msg);
 	else if (!rc)

@@ -37,6 +37,9 @@ struct run {
 	 * templates expanded to so far (PC_SCENARIO_MAX_EXPAND) */
 	const struct pc_step *step;
 	size_t expanded;
+	/* the structured parts of the step being run (pc_report.h): a fire
+	 * step's exchange, a turn step's timeline; moved to its case */
+	struct pc_case rec;
 };
 
 /* `s` with every {{ vars.NAME }} replaced (a new string); NULL, with the

@@ -22,6 +22,7 @@ struct step_res {
 	char *exchange; /* the actual document, pretty JSON, or NULL */
 	double time_ms;
 	size_t line, col;
+	struct pc_case rec; /* its exchange or timeline (struct run's) */
 };
 
 struct steps {
@@ -35,6 +36,7 @@ static void steps_release(struct steps *st)
 		free(st->v[i].name);
 		free(st->v[i].message);
 		free(st->v[i].exchange);
+		pc_case_release_structured(&st->v[i].rec);
 	}
 	free(st->v);
 	st->v = NULL;
@@ -129,9 +131,12 @@ static bool run_once(const struct pc_run_item *it, const struct pc_run_opts *o,
 			if (doc)
 				st->v[st->n - 1].exchange = cJSON_Print(doc);
 			cJSON_Delete(doc);
+			st->v[st->n - 1].rec = r.rec;
+			memset(&r.rec, 0, sizeof(r.rec));
 			failed = !ok;
 		}
 		pc__run_teardown(&r);
+		pc_case_release_structured(&r.rec);
 		pc_strvec_release(&r.env);
 	}
 	if (r.ws)
@@ -182,17 +187,18 @@ static size_t skipped_group(struct pc_report *rep, const struct pc_run_item *it,
 
 /* The steps of one run as the cases of group `g`. */
 static void add_steps(struct pc_report *rep, const struct pc_run_item *it,
-		      size_t g, const struct steps *st)
+		      size_t g, struct steps *st)
 {
 	char *cls = scenario_class(it->file);
 
 	for (size_t i = 0; i < st->n; i++) {
-		const struct step_res *x = &st->v[i];
+		struct step_res *x = &st->v[i];
 		char *name = pc_xasprintf("%s / %s", it->scenario->name, x->name);
 		size_t c = pc_report_add_case(rep, cls, name, x->exchange,
 					      x->time_ms / 1000.0);
 
 		rep->cases[c].group = g;
+		pc_report_take_structured(rep, c, &x->rec);
 		if (x->status == S_SKIP) {
 			pc_report_skip(rep, c, x->message);
 		} else if (x->status == S_FAIL) {
@@ -607,8 +613,9 @@ static void find_tests(const char *dir, struct pc_strvec *out, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		p = pc_fs_join(dir, e->d_name);
-		if (n > 15 && !strcmp(e->d_name + n - 15, ".plugcheck.yaml") &&
-		    pc_fs_is_file(p))
+		/* whatever it is: a FIFO, a directory or a dangling symlink
+		 * with the name becomes a located error, never a silent skip */
+		if (n > 15 && !strcmp(e->d_name + n - 15, ".plugcheck.yaml"))
 			pc_strvec_push(out, p);
 		else if (pc_fs_is_dir(p))
 			find_tests(p, out, depth + 1);
@@ -616,6 +623,27 @@ static void find_tests(const char *dir, struct pc_strvec *out, int depth)
 	}
 	if (d)
 		closedir(d);
+}
+
+/* The findings of cases [c0, ...) name their scenario files relative to
+ * the plugin, as every other finding of a check report does. */
+static void relative_files(struct pc_report *r, size_t c0, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (size_t i = c0; i < r->ncases; i++)
+		for (size_t k = 0; k < r->cases[i].findings.nr; k++) {
+			struct pc_finding *f = &r->cases[i].findings.v[k];
+			const char *rel = f->file + n;
+
+			if (strncmp(f->file, dir, n) || *rel != '/')
+				continue;
+			while (*rel == '/')
+				rel++;
+			memmove(f->file, rel, strlen(rel) + 1);
+		}
 }
 
 size_t pc_runner_check_tests(const char *plugin_dir,
@@ -626,11 +654,12 @@ size_t pc_runner_check_tests(const char *plugin_dir,
 	struct pc_run_item *items = NULL;
 	char *dir = pc_fs_join(plugin_dir, "tests");
 	struct pc_err err = PC_ERR_INIT;
-	size_t n = 0, nfiles;
+	size_t n = 0, nfiles, c0;
 	bool *ok;
 
 	find_tests(dir, &paths, 0);
 	free(dir);
+	c0 = r->ncases;
 	if (!(nfiles = paths.nr)) {
 		pc_strvec_release(&paths);
 		return 0;
@@ -660,5 +689,6 @@ size_t pc_runner_check_tests(const char *plugin_dir,
 	free(ok);
 	free(items);
 	pc_strvec_release(&paths);
+	relative_files(r, c0, plugin_dir);
 	return nfiles;
 }

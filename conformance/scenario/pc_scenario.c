@@ -2,6 +2,7 @@
  * scenario structs (docs/scenarios.md is the format's reference). */
 #include "pc_scenario.h"
 
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1293,6 +1294,28 @@ int pc_scenario_load(const char *path, struct pc_scenario_file *f,
 	f->path = pc_xstrdup(path);
 	f->host.scope = pc_xstrdup("plugin_dir");
 	set_names(f, path);
+	{
+		struct stat st;
+
+		/* only a regular file: a FIFO read as empty and a directory or
+		 * a dangling symlink was no file at all (fresh-user trial) */
+		if (lstat(path, &st) == 0 && stat(path, &st) < 0) {
+			int e = errno;
+
+			pc_buf_release(&b);
+			return pc_err_set(err, PC_EPARSE,
+					  "%s:1:1: cannot read the scenario file: %s%s",
+					  path, strerror(e),
+					  e == ENOENT ? " (a dangling symlink)" : "");
+		}
+		/* a missing path: the read below says "cannot open" */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			pc_buf_release(&b);
+			return pc_err_set(err, PC_EPARSE,
+					  "%s:1:1: the scenario file is %s, not a regular file; fix: make it a file, or rename it so that it does not end in .yaml",
+					  path, pc_fs_kind(st.st_mode));
+		}
+	}
 	rc = pc_fs_read_capped(path, &b, &rerr);
 	if (rc == PC_EFBIG) {
 		pc_buf_release(&b);

@@ -51,22 +51,25 @@ size_t pc__suite_begin(struct pc__suite *s, const char *cls, const char *name)
 	return pc_report_add_case(s->r, cls, name, NULL, 0.0);
 }
 
-void pc__suite_find(struct pc__suite *s, size_t c, const char *id,
-		    const char *where, const char *fmt, ...)
+struct pc_finding *pc__suite_find(struct pc__suite *s, size_t c, const char *id,
+				  const char *where, const char *fmt, ...)
 {
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	struct pc_finding *f;
 	va_list ap;
 
 	/* After an interrupt plugcheck itself killed the plugin tree: what
 	 * the firing in progress saw (signal 9, no output) is not the
 	 * plugin's doing and must not be blamed on it. */
 	if (pc__suite_stopped(s) || pc_report_has(s->r, id, where))
-		return;
+		return NULL;
 	va_start(ap, fmt);
 	pc_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	pc_report_find(s->r, c, id, "plugin.json", where, "%s", pc_buf_cstr(&b));
+	f = pc_report_find(s->r, c, id, "plugin.json", where, "%s",
+			   pc_buf_cstr(&b));
 	pc_buf_release(&b);
+	return f;
 }
 
 /* Case `c` is over; in a worker, send every case up to the first one
@@ -104,6 +107,8 @@ void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f)
 		free(s->r->cases[c].system_out);
 		s->r->cases[c].system_out = out;
 		s->r->cases[c].time_s = (double)f->x.proc.wall_ms / 1000.0;
+		pc_report_set_xchg(s->r, c,
+				   pc_fire_xchg(f, s->o->sandbox != NULL));
 		if (f->x.log.nr) {
 			char *log = pc_fire_log_text(f);
 
@@ -116,6 +121,13 @@ void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f)
 			       "interrupted: plugcheck was stopped during this "
 			       "firing and killed the plugin; not judged");
 	case_done(s, c);
+}
+
+void pc__suite_end_text(struct pc__suite *s, size_t c, const char *out)
+{
+	free(s->r->cases[c].system_out);
+	s->r->cases[c].system_out = pc_xstrdup(out);
+	pc__suite_end(s, c, NULL);
 }
 
 void pc__suite_skip(struct pc__suite *s, const char *cls, const char *name,
@@ -490,6 +502,10 @@ static int suite(const struct pc_suite_opts *o, struct pc_report *r,
 	static_cases(&s, &l);
 	if (fire && l.plugin && !pc__suite_stopped(&s))
 		pc__suite_units(&s, o->jobs);
+	/* a firing's finding points at its entry point in plugin.json */
+	for (size_t i = 0; i < r->ncases; i++)
+		for (size_t k = 0; k < r->cases[i].findings.nr; k++)
+			pc_lint_locate(&l, &r->cases[i].findings.v[k]);
 	if (fire)
 		r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
 	pc_lint_release(&l);

@@ -132,6 +132,8 @@ static bool latency(struct pc__suite *s, size_t c,
 	const struct pc_hook_cfg *h = &s->p->hooks[pt->hook];
 	const char *name = pc_hook_point_name((enum pc_hook_point)pt->hook);
 	int64_t *ms = pc_xcalloc(n + 1, sizeof(*ms)), p50, p95;
+	long long *samples = pc_xcalloc(n + 1, sizeof(*samples));
+	size_t fired = 1;
 	bool same = true;
 	char *where;
 
@@ -144,13 +146,20 @@ static bool latency(struct pc__suite *s, size_t c,
 		k = fire_hook(s, pt, "repeat", pc_fire_default_args(pt->hook),
 			      false, &f);
 		ms[i] = f.x.proc.wall_ms;
+		fired = i + 1;
 		same = same && pc__suite_same(first, &f);
 		pc__suite_end(s, k, &f);
 		pc_fire_release(&f);
 	}
+	for (unsigned i = 0; i <= n; i++) /* in firing order, for the page */
+		samples[i] = (long long)ms[i];
 	qsort(ms, n + 1, sizeof(*ms), cmp_i64);
 	p50 = ms[(n + 1) / 2];
 	p95 = ms[(size_t)((19 * (n + 1) + 19) / 20) - 1];
+	/* the firings an interrupt cut short were not measured */
+	pc_report_set_latency(s->r, c, samples, fired, (long long)h->timeout_ms,
+			      (long long)p50, (long long)p95);
+	free(samples);
 	where = pc_xasprintf("hook %s", name);
 	if ((uint64_t)p95 * 2 > h->timeout_ms)
 		pc__suite_find(s, c, "PC-PROC-002", where,

@@ -45,15 +45,20 @@ void pc__suite_progress(struct pc__suite *s, const char *fmt, ...)
 size_t pc__suite_begin(struct pc__suite *s, const char *cls,
 		       const char *name);
 /* pc__suite_find - add a finding to case `c`, once per (id, where) in the
- * report; none after an interrupt (plugcheck itself killed the plugin). */
-void pc__suite_find(struct pc__suite *s, size_t c, const char *id,
-		    const char *where, const char *fmt, ...)
+ * report; none after an interrupt (plugcheck itself killed the plugin).
+ * Returns it (file "plugin.json"; the caller may set file, line and
+ * column), or NULL when none was added. */
+struct pc_finding *pc__suite_find(struct pc__suite *s, size_t c, const char *id,
+				  const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* pc__suite_end - case `c` is done: `f` (may be NULL) gives its
- * system_out (the exchange as `plugcheck fire` shows it), time and
- * system_err (host log); after an interrupt it is skipped as not judged.
+ * system_out (the exchange as `plugcheck fire` shows it), its structured
+ * exchange (pc_fire_xchg), time and system_err (host log); after an interrupt it is skipped as not judged.
  * In a worker the finished cases go to the parent. */
 void pc__suite_end(struct pc__suite *s, size_t c, const struct pc_fire *f);
+/* pc__suite_end_text - pc__suite_end(s, c, NULL) with `out` (copied) as
+ * the case's system_out: for a case of several firings. */
+void pc__suite_end_text(struct pc__suite *s, size_t c, const char *out);
 /* pc__suite_skip - a skipped case with the reason `why`. */
 void pc__suite_skip(struct pc__suite *s, const char *cls, const char *name,
 		    const char *why);

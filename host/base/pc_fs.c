@@ -228,9 +228,17 @@ const char *pc_fs_tmpdir(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
+static char *tmp_root; /* pc_fs_set_tmp_root; NULL: pc_fs_tmpdir() */
+
+void pc_fs_set_tmp_root(const char *dir)
+{
+	free(tmp_root);
+	tmp_root = dir ? pc_xstrdup(dir) : NULL;
+}
+
 char *pc_fs_mkdtemp(const char *tag)
 {
-	const char *tmp = pc_fs_tmpdir();
+	const char *tmp = tmp_root ? tmp_root : pc_fs_tmpdir();
 	char *tmpl;
 
 	tmpl = pc_xasprintf("%s/plugcheck-%s-XXXXXX", tmp, tag);

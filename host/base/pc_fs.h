@@ -139,8 +139,14 @@ int pc_fs_read_stream(const char *path, struct pc_buf *out, int64_t timeout_ms,
 const char *pc_fs_kind(unsigned mode);
 
 /* pc_fs_mkdtemp - create a fresh directory "$TMPDIR/plugcheck-<tag>-XXXXXX"
- * (TMPDIR default /tmp). Returns new string, or NULL with errno set. */
+ * (TMPDIR default /tmp; inside the pc_fs_set_tmp_root directory when one
+ * is set). Returns new string, or NULL with errno set. */
 char *pc_fs_mkdtemp(const char *tag);
+/* pc_fs_set_tmp_root - make pc_fs_mkdtemp create its directories inside
+ * `dir` (copied; NULL: back to $TMPDIR) from now on, in this process. For
+ * a worker process whose parent removes `dir` whatever becomes of the
+ * worker; the environment (plugins' TMPDIR) is not changed. */
+void pc_fs_set_tmp_root(const char *dir);
 /* pc_fs_tmpdir - the directory pc_fs_mkdtemp creates in: $TMPDIR, or
  * "/tmp" when it is unset or empty (borrowed from the environment or
  * static; for error messages that must name it). */

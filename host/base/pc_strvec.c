@@ -78,3 +78,11 @@ void pc_strvec_env_with_home(struct pc_strvec *env, char *const *envp,
 			pc_strvec_push(env, envp[i]);
 	pc_strvec_pushf(env, "HOME=%s", home);
 }
+
+bool pc_strvec_has(const struct pc_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}

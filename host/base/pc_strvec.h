@@ -7,6 +7,7 @@
 #ifndef PC_STRVEC_H
 #define PC_STRVEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pc_strvec {
@@ -40,5 +41,7 @@ const char *pc_strvec_push_nodup(struct pc_strvec *sv, char *s);
 /* pc_strvec_pushf - append a printf-formatted string. */
 const char *pc_strvec_pushf(struct pc_strvec *sv, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* pc_strvec_has - some string of `sv` equals `s` (strcmp). */
+bool pc_strvec_has(const struct pc_strvec *sv, const char *s);
 
 #endif

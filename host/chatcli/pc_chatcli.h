@@ -177,6 +177,12 @@ struct pc_chatcli_jv *pc_chatcli_jv_append(struct pc_chatcli_jv *c,
  * key is exactly key[0..kn), or NULL (also when `o` is no object). */
 const struct pc_chatcli_jv *pc_chatcli_jv_get(const struct pc_chatcli_jv *o,
 					      const char *key, size_t kn);
+/* pc_chatcli_jv_field - the value Go's decoder stores in the struct field
+ * tagged `field` (ASCII) of a decoded object: the last member whose key
+ * sets it (pc_chatcli_json_field_match: the exact name or Go 1.19's case
+ * folding), or NULL (also when `o` is NULL or no object). */
+const struct pc_chatcli_jv *pc_chatcli_jv_field(const struct pc_chatcli_jv *o,
+						const char *field);
 /* pc_chatcli_jv_kind_name - Go's name for the kind in UnmarshalTypeError
  * texts: "string", "number", "bool", "array", "object" (or "null"). */
 const char *pc_chatcli_jv_kind_name(const struct pc_chatcli_jv *v);
@@ -442,9 +448,22 @@ struct pc_chatcli_call_opts {
 		0                 \
 	}
 
+/* A line of the merged result that came from stderr (X7):
+ * merged[off..off+len), followed by the '\n' the host appends when `nl`
+ * (a final fragment without a line end has none). */
+struct pc_chatcli_span {
+	size_t off, len;
+	bool nl;
+};
+
 struct pc_chatcli_call {
 	char *merged; /* X7: the merged result, raw (never NULL) */
 	size_t merged_len;
+	/* the lines of `merged` that came from stderr, in order (owned;
+	 * NULL when none): facts for the report, the host keeps no such
+	 * record */
+	struct pc_chatcli_span *err_lines;
+	size_t n_err_lines;
 	char *output; /* what the model receives: on success the merged
 			 text compressed (O1 step 1) then truncated (step
 			 2); the merged text on error; "" on a start

@@ -158,6 +158,8 @@ struct merge {
 	struct pc_buf pending[2];
 	pc_chatcli_line_fn on_line;
 	void *ctx;
+	struct pc_chatcli_span *err; /* the stderr lines of `all` */
+	size_t nerr;
 };
 
 static void emit(struct merge *m, bool is_err, const char *p, size_t n,
@@ -167,6 +169,11 @@ static void emit(struct merge *m, bool is_err, const char *p, size_t n,
 		return;
 	if (m->on_line)
 		m->on_line(m->ctx, is_err, p, n);
+	if (is_err) {
+		m->err = pc_xreallocarray(m->err, m->nerr + 1, sizeof(*m->err));
+		m->err[m->nerr++] = (struct pc_chatcli_span){ m->all.len, n,
+							      delim };
+	}
 	pc_buf_add(&m->all, p, n);
 	if (delim)
 		pc_buf_addch(&m->all, '\n');
@@ -337,6 +344,9 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 		if (!m.all.data)
 			pc_buf_adds(&m.all, "");
 		c->merged = pc_buf_detach(&m.all, &c->merged_len);
+		c->err_lines = m.err;
+		c->n_err_lines = m.nerr;
+		m.err = NULL;
 		call_verdict(&r, o->path, c);
 		if (!o->raw) {
 			struct pc_chatcli_compress_env env;
@@ -347,6 +357,7 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 					    o->compress ? o->compress : &env, c);
 		}
 	}
+	free(m.err);
 	pc_buf_release(&m.all);
 	pc_buf_release(&m.pending[0]);
 	pc_buf_release(&m.pending[1]);
@@ -358,6 +369,7 @@ int pc_chatcli_call(const struct pc_chatcli_call_opts *o,
 void pc_chatcli_call_release(struct pc_chatcli_call *c)
 {
 	free(c->merged);
+	free(c->err_lines);
 	free(c->output);
 	free(c->error);
 	free(c->remote_detail);

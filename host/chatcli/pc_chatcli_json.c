@@ -450,6 +450,19 @@ const struct pc_chatcli_jv *pc_chatcli_jv_get(const struct pc_chatcli_jv *o,
 	return NULL;
 }
 
+const struct pc_chatcli_jv *pc_chatcli_jv_field(const struct pc_chatcli_jv *o,
+						const char *field)
+{
+	const struct pc_chatcli_jv *found = NULL;
+
+	if (!o || o->kind != PC_CHATCLI_JV_OBJECT)
+		return NULL;
+	for (size_t i = 0; i < o->nr; i++)
+		if (pc_chatcli_json_field_match(o->k[i].p, o->k[i].n, field))
+			found = &o->v[i];
+	return found;
+}
+
 /* --- decoding (decode.go) -------------------------------------------------- */
 
 struct dec {

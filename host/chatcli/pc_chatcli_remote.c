@@ -150,10 +150,13 @@ char *pc_chatcli_remote_response_error(const struct pc_chatcli_call *c)
 static void fail(struct pc_chatcli_call *c, char *error, const char *output)
 {
 	free(c->merged);
+	free(c->err_lines);
 	free(c->output);
 	free(c->error);
 	c->merged = pc_xstrdup("");
 	c->merged_len = 0;
+	c->err_lines = NULL;
+	c->n_err_lines = 0;
 	c->output = pc_xstrdup(output);
 	c->output_len = strlen(output);
 	c->error = error;

@@ -170,13 +170,15 @@ def test_missing_capabilities_bad_kind_and_bad_json_refused(ctx):
             "plugcheck: not adding to 'kind/plugin.json': the host rejects it "
             '(PC-LOAD-001 [R1.11]): failed to load plugin in "kind": tool \'t\' has '
             "invalid kind 'ro' (use 'readonly' or 'destructive')\n"
-            "    fix: fix the manifest error the host reports (see the message); "
+            "    fix: set the \"kind\" of tool 't' to \"readonly\" or \"destructive\" "
+            "(exactly, in lower case), or delete it to get \"destructive\"; "
             "nothing was written\n")
     refused(ctx, "comma", b'{"name": "comma", "version": "1",}\n', {},
             "plugcheck: not adding to 'comma/plugin.json': the host rejects it "
             '(PC-LOAD-001 [R1.11]): failed to load plugin in "comma": plugin.json parse '
             "error: trailing comma at line 1 column 34\n"
-            "    fix: fix the manifest error the host reports (see the message); "
+            "    fix: delete the comma before line 1 column 34: JSON allows no comma "
+            "after the last member of an object or the last element of an array; "
             "nothing was written\n")
 
 

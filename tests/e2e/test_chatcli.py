@@ -221,7 +221,7 @@ def test_signature_finding_names_the_file_once(ctx):
     p = sh_plugin(ctx, "hello", '{"name":"@hello","description":"d","usage":"u","version":"1"}')
     code, out, _ = ctx.run("lint", p, env=env(ctx))
     eq(code, 3, out)
-    assert "PC-CHAT-050 [G5] hello: plugin signature file not found\n" in out, out
+    assert "%s: error PC-CHAT-050 [G5] plugin signature file not found\n" % p in out, out
     assert "hello: hello:" not in out, out
     code, out = ctx.json("lint", p, env=env(ctx))
     f = [x for x in out["findings"] if x["id"] == "PC-CHAT-050"][0]

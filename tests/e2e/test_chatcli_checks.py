@@ -11,7 +11,7 @@ from e2e import eq
 
 META = '{"name":"@%s","description":"d","usage":"u","version":"1"}'
 SCHEMA = ('{"argsFormat":"cmd --flag","subcommands":[{"name":"run","description":"r",'
-          '"flags":[{"name":"--name","type":"string","required":true}]}]}')
+          '"flags":[{"name":"--name","type":"string","maxLength":64,"required":true}]}]}')
 
 
 def plugin(ctx, name, body="echo ok", metadata=None, schema=SCHEMA, mode=0o755, raw=None):
@@ -299,8 +299,9 @@ def test_jobs_is_catalyst_only(ctx):
     # so, before any probe runs.
     marker = os.path.join(ctx.tmp, "ran-j")
     p = plugin(ctx, "jobsx", body="echo ok", raw="#!/bin/sh\ntouch %s\necho ok\n" % marker)
-    want = ("plugcheck: check: -j/--jobs is for Catalyst Code plugins only; '%s' is a "
-            "ChatCLI plugin, whose probes and calls run one at a time; fix: drop -j\n" % p)
+    want = ("plugcheck check: -j/--jobs is for Catalyst Code plugins only; '%s' is a "
+            "ChatCLI plugin, whose probes and calls run one at a time; fix: drop -j\n"
+            "Run `plugcheck check --help` for usage.\n" % p)
     for args in (("check", "-j", "2", p), ("check", p, "--jobs", "2"), ("check", "-j2", p),
                  ("check", "--jobs=3", "--format", "json", p), ("check", "--host", "chatcli", "-j", "2", p)):
         code, out, err = ctx.run(*args, env=env(ctx))

@@ -413,7 +413,7 @@ def test_output_dash_is_stdout(ctx):
 
 def test_bad_option_values_are_named(ctx):
     d = hook(ctx, "p", "pre_bash", "#!/bin/sh\necho '{\"allow\":true}'\n")
-    for opt, val, expect in [("--format", "xml", "human, json, junit or tap"),
+    for opt, val, expect in [("--format", "xml", "human, json, junit, tap, sarif, github or html"),
                              ("--repeat", "many", "a whole number 0..1000"),
                              ("--repeat", "1001", "a whole number 0..1000")]:
         code, stdout, stderr = ctx.run("check", d, opt, val)

@@ -124,4 +124,5 @@ def test_command_sent_with_slash(ctx):
     code, out = ctx.json(*fire_args("command:go", d))
     eq(out["error"], "/go requires a request. Usage: /go <research request>")
     code, o, e = ctx.run(*fire_args("command://go", d))
-    eq((code, e), (2, "plugcheck: unknown plugin command '//go'\n"))
+    eq((code, e), (2, "plugcheck fire: unknown plugin command '//go'\n"
+                      "Run `plugcheck fire --help` for usage.\n"))

@@ -106,7 +106,8 @@ def test_unknown_tool_is_usage_error(ctx):
     d = tool_plugin(ctx, sh_out("x"))
     code, stdout, stderr = ctx.run("fire", "tool:nope", d)
     eq(code, 2)
-    eq(stderr, "plugcheck: plugin 'p' has no tool 'nope'\n")
+    eq(stderr, "plugcheck fire: plugin 'p' has no tool 'nope'\n"
+               "Run `plugcheck fire --help` for usage.\n")
 
 
 def test_script_command(ctx):
@@ -266,7 +267,8 @@ def test_oauth_clear_needs_shared_script(ctx):
         "provider_id": "acme", "base_url": "https://x", "token_script": "o.sh"}}, {"o.sh": "#!/bin/sh\n"})
     code, stdout, stderr = ctx.run("fire", "oauth:clear", d)
     eq(code, 2)
-    eq(stderr, "plugcheck: 'acme' has no clear script\n")
+    eq(stderr, "plugcheck fire: 'acme' has no clear script\n"
+               "Run `plugcheck fire --help` for usage.\n")
 
 
 def test_spawn_error_texts_differ_for_oauth(ctx):

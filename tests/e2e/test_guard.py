@@ -500,3 +500,24 @@ def test_check_skips_the_search_of_a_slow_or_leaky_hook(ctx):
         eq([c[:2] for c in cases], [("search", "skip")], d)
         assert re.fullmatch(why, cases[0][2]), cases
         assert not any(f["id"].startswith("PC-GUARD") for f in out["findings"]), d
+
+
+def test_explain_examples_of_the_guard_rules(ctx):
+    # each failing plugin of `plugcheck explain PC-GUARD-00N` gets that
+    # finding from the search; the fixed one (the same allowlist guard on
+    # every page) gets no guard finding at all, every rewrite tried
+    from test_explain import build, examples
+    fixed = set()
+    for n in range(1, 6):
+        rid = "PC-GUARD-%03d" % n
+        code, md, _ = ctx.run("explain", rid, "--format", "markdown")
+        ex = examples(md)
+        code, out = guard(ctx, "pre_bash", build(ctx, rid, ex["failing"]), "--no-turns")
+        ids = {f["id"] for f in out["findings"]}
+        assert rid in ids, (rid, ids)
+        fixed.add(json.dumps(ex["fixed"], sort_keys=True))
+    eq(len(fixed), 1)
+    d = build(ctx, "fixed", json.loads(fixed.pop()))
+    code, out = guard(ctx, "pre_bash", d, "--budget", "2000", "-j", "2")
+    eq((code, out["stopped"], out["findings"]), (0, None, []))
+    assert all(f["planned"] == f["tried"] for f in out["families"]), out["families"]

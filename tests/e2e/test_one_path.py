@@ -173,11 +173,15 @@ def test_every_format_and_the_exit_code_agree(ctx):
     eq(out["json"]["scenarios"][0]["status"], "fail")
     agree(code, out, "run")
     # a warning fails only with --strict: every format follows
-    warn = ctx.plugin("warn", {"name": "warn", "version": "1.0.0",
-                               "hooks": {"pre_bash": {"script": "h.sh", "timeout_ms": 0}}},
+    # (PC-MAN-001, static: a timed-out hook is not deterministic enough to
+    # compare three runs - timeout_ms 0 races the script's exit, and
+    # PC-PROC-001/PC-IO-004 came and went between runs: a flaky test)
+    warn = ctx.plugin("warn", {"name": "warn-renamed", "version": "1.0.0",
+                               "hooks": {"pre_bash": {"script": "h.sh"}}},
                       {"h.sh": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n"})
     code, out = run_formats(ctx, "check", warn, "--repeat", "1", "--strict",
                             "--ignore", "PC-HOOK-010")
+    eq(code, 1, "--strict fails on the PC-MAN-001 warning")
     agree(code, out, "check --strict")
     code, out = run_formats(ctx, "check", warn, "--repeat", "1", "--ignore", "PC-HOOK-010")
     eq((code, out["json"]["summary"]["failed_cases"]), (0, 0), "not strict")
@@ -245,6 +249,8 @@ def test_write_errors_are_loud(ctx):
         err = p.stderr.decode()
         assert p.returncode not in (0, 1), (args, p.returncode, err)
         assert "cannot write standard output: No space left on device" in err, (args, err)
+        # said once, not by each layer that saw the failed write (trial)
+        eq(err.count("cannot write standard output"), 1, (args, err))
     for bad in (os.path.join(ctx.tmp, "no", "such", "r.xml"), ctx.tmp):
         code, out, err = ctx.run("check", d, "--output", bad)
         eq(code, 2, err)
@@ -262,7 +268,7 @@ def test_usage_errors_are_one_line(ctx):
     for args, msg in [(("fire", "pre_bash"), "missing arguments (usage: plugcheck fire POINT PATH)"),
                       (("check", "a", "b"), "unexpected argument 'b' (usage: plugcheck check PATH)"),
                       (("lint", "x", "--format", "junit"),
-                       "--format: invalid value 'junit' (expected human or json)"),
+                       "--format: invalid value 'junit' (expected human, json, sarif or github)"),
                       (("turn", "s", "p", "--approval", "sometimes"),
                        "--approval: invalid value 'sometimes' (expected never, destructive or always)"),
                       (("check", "x", "--format", "json", "--format", "tap"), "--format given twice (keep one)"),
@@ -275,3 +281,48 @@ def test_usage_errors_are_one_line(ctx):
     code, out, err = ctx.run()
     eq((code, err), (2, "plugcheck: missing command: give one, or a plugin PATH to check\n"
                         "Run `plugcheck --help` for usage.\n"))
+
+
+def test_odd_scenario_files_are_located_errors(ctx):
+    # A FIFO, a directory, a dangling symlink or a device named
+    # *.plugcheck.yaml under tests/ was skipped without a word (and `run`
+    # on the FIFO said "the file is empty"): each is now a PC-SCN-002
+    # case saying what it is (fresh-user trial).
+    d = ctx.plugin("odd", {"name": "odd", "version": "1.0.0",
+                           "hooks": {"pre_bash": {"script": "h.sh"}}},
+                   {"h.sh": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":true}'\n"})
+    t = os.path.join(d, "tests")
+    os.makedirs(os.path.join(t, "dir.plugcheck.yaml"))
+    os.mkfifo(os.path.join(t, "fifo.plugcheck.yaml"))
+    os.symlink("/nonexistent", os.path.join(t, "dangling.plugcheck.yaml"))
+    os.symlink("/dev/zero", os.path.join(t, "zero.plugcheck.yaml"))
+    code, rep = ctx.json("check", d, "--repeat", "1", timeout=120)
+    eq(code, 1)
+    msgs = sorted(f["message"] for f in rep["findings"] if f["id"] == "PC-SCN-002")
+    tail = ", not a regular file; fix: make it a file, or rename it so that it does not end in .yaml"
+    eq(msgs, [t + "/dangling.plugcheck.yaml:1:1: cannot read the scenario file: No such file "
+              "or directory (a dangling symlink)",
+              t + "/dir.plugcheck.yaml:1:1: the scenario file is a directory" + tail,
+              t + "/fifo.plugcheck.yaml:1:1: the scenario file is a FIFO" + tail,
+              t + "/zero.plugcheck.yaml:1:1: the scenario file is a character device" + tail])
+    code, out, err = ctx.run("run", os.path.join(t, "fifo.plugcheck.yaml"), timeout=30)
+    eq((code, err), (2, "plugcheck: " + t + "/fifo.plugcheck.yaml:1:1: the scenario file is a "
+                        "FIFO" + tail + "\n"))
+
+
+def test_a_suppressed_scenario_failure_is_shown(ctx):
+    # `run --ignore PC-SCN-001` printed a bare PASS and hid the step that
+    # failed; README says suppressed findings are shown as suppressed.
+    d = ctx.plugin("den", {"name": "den", "version": "1.0.0",
+                           "hooks": {"pre_bash": {"script": "h.sh"}}},
+                   {"h.sh": "#!/bin/sh\ncat >/dev/null\necho '{\"allow\":false,\"reason\":\"no\"}'\n"})
+    scn = os.path.join(ctx.tmp, "s.plugcheck.yaml")
+    with open(scn, "w") as f:
+        f.write("plugcheck: 1\nplugins: [den]\nscenarios:\n  - name: a\n    steps:\n"
+                "      - fire: pre_bash\n        expect: { verdict: allow }\n")
+    code, out, err = ctx.run("run", scn, "--ignore", "PC-SCN-001")
+    eq((code, out), (0, "PASS  s/a (%s ms)\n  step 1. fire pre_bash:\n"
+                        "    suppressed PC-SCN-001: expect.verdict (line 7) at $.allow:\n"
+                        "      expected: \"allow\"\n      actual:   \"deny\"\n"
+                        "1 scenarios: 1 passed, 0 failed, 0 skipped, 0 expected failures\n"
+                     % out.split("(")[1].split(" ms")[0]), err)

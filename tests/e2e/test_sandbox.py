@@ -298,14 +298,15 @@ def test_chatcli_plugin_is_told_the_sandbox_is_catalyst_only(ctx):
                 "'{\"name\":\"@x\",\"description\":\"d\",\"usage\":\"u\",\"version\":\"1\"}'; "
                 "exit 0; }\necho ok\n" % marker)
     os.chmod(p, 0o755)
-    want = ("plugcheck: check: --sandbox is for Catalyst Code plugins only; '%s' is a "
+    want = ("plugcheck check: --sandbox is for Catalyst Code plugins only; '%s' is a "
             "ChatCLI plugin, which declares no capabilities to enforce; fix: drop "
-            "--sandbox\n" % p)
+            "--sandbox\nRun `plugcheck check --help` for usage.\n" % p)
     for args in (("check", "--sandbox", p), ("check", p, "--format", "json", "--sandbox"),
                  ("check", "--host", "chatcli", "--sandbox", p)):
         code, out, err = ctx.run(*args, env={"HOME": ctx.tmp})
         eq((code, out, err), (2, "", want), args)
     code, out, err = ctx.run("fire", "call", p, "--sandbox", env={"HOME": ctx.tmp})
     # one option table for both contracts: the same message as check's
-    eq((code, out, err), (2, "", want.replace("plugcheck: check:", "plugcheck: fire:")))
+    eq((code, out, err), (2, "", want.replace("plugcheck check:", "plugcheck fire:")
+                                 .replace("`plugcheck check --help`", "`plugcheck fire --help`")))
     assert not os.path.exists(marker), "the plugin ran"

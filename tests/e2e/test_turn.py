@@ -253,7 +253,7 @@ def events(d, *types):
 
 PART = "\n\n## Plugin-injected context\n\n# Plugin: a (v1.0)\nAlways answer in French."
 BUILTINS = ["bash", "bulk", "bulk_edit", "bulk_write", "edit", "finish", "glob", "grep", "list_dir",
-            "patch", "read_file", "rename", "write_file"]
+            "patch", "read_file", "rename", "subagent", "write_file"]
 STALE_OFF = ("plugin 'a' is disabled, but the system prompt of this conversation still carries "
              "its system_prompt: the host rebuilds the prompt only for a new conversation, a "
              "plugin reload, a trust decision or a memory change, not when a plugin is disabled (R10.3)")
@@ -271,7 +271,7 @@ def test_disable_between_turns(ctx):
     eq(d["hooks"], ["session_start a", "turn_start a", "pre_tool a grep", "post_tool a grep",
                     "turn_end a", "session_stop a"], "turn two and shutdown fire nothing")
     eq(tool_names(d, 0), ["bash", "bulk", "bulk_edit", "bulk_write", "edit", "finish", "list_dir",
-                          "patch", "read_file", "rename", "write_file", "note", "grep"])
+                          "patch", "read_file", "rename", "subagent", "write_file", "note", "grep"])
     eq(tool_names(d, 2), BUILTINS, "the built-in grep and glob are back, note is gone")
     eq(results(d), ["from plugin", "(no matches)"], "the override, then the built-in grep")
     eq(sys_prompt(d, 0).endswith(PART), True)
@@ -407,7 +407,8 @@ def test_lifecycle_human_report(ctx):
                     "/plugin-enable to add it): the host keeps the conversation's system prompt "
                     "until a new conversation, /plugin-reload, a trust decision or a memory change; "
                     "tell users to run /plugin-reload after toggling, or put text that must follow "
-                    "the plugin's state in a pre_agent_start hook",
+                    "the plugin's state in a pre_agent_start hook (see `plugcheck explain "
+                    "PC-LIFE-001`)",
                     "turn completed; every scripted reply was used"])
 
 
@@ -449,3 +450,53 @@ def test_sigint_while_hook_runs(ctx):
         except OSError:
             pass
     eq(left, [])
+
+
+# ---- the host's subagent tool (R2.18, R4.6) ----
+
+def test_subagent_hooks_with_every_point(ctx):
+    # The whole order of a turn that delegates: the main loop's gates and
+    # pre_tool on `subagent`, then the child - no pre_agent_start or
+    # pre_context there, its bash through pre_bash, pre_tool, post_bash,
+    # post_tool; finish: post_tool only - then post_tool on `subagent`.
+    a = plugin(ctx, "a")
+    code, d = turn(ctx, {"replies": [
+        {"tool_calls": [{"name": "subagent", "arguments": {"agent": "reviewer", "task": "t"}}]},
+        {"tool_calls": [{"name": "bash", "arguments": {"command": "echo child"}}]},
+        {"tool_calls": [{"name": "finish", "arguments": {}}]},
+        {"content": "parent done"}]}, a)
+    eq(code, 0)
+    eq(d["hooks"], START + REQ + ["pre_tool a subagent",
+                                  "pre_bash a bash", "pre_tool a bash", "post_bash a bash",
+                                  "post_tool a bash", "post_tool a finish",
+                                  "post_tool a subagent"] + REQ + END)
+    sub = [e["type"] for e in d["events"] if e["type"].startswith("subagent_")]
+    eq(sub, ["subagent_start", "subagent_message", "subagent_tool_call",
+             "subagent_tool_result", "subagent_tool_call", "subagent_tool_result",
+             "subagent_done"])
+    eq(results(d), ["(step finished with no written summary)"])
+    # the child's requests are the model's too, with its own tool list
+    eq([t["function"]["name"] for t in d["requests"][1]["tools"]],
+       ["read_file", "grep", "glob", "list_dir", "bash", "edit", "write_file", "finish"])
+
+
+def test_subagent_human_report(ctx):
+    a = plugin(ctx, "a", {"pre_bash": {"allow": False, "reason": "not here"}},
+               points=["pre_bash"])
+    path = os.path.join(ctx.tmp, "script.json")
+    with open(path, "w") as f:
+        json.dump({"replies": [
+            {"tool_calls": [{"name": "subagent", "arguments": {"agent": "scout", "task": "look"}}]},
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "ls"}}]},
+            {"content": "nothing"}, {"content": "ok"}]}, f)
+    code, out, err = ctx.run("turn", path, a)
+    eq(code, 0, err)
+    lines = out.splitlines()
+    for want in ["  subagent run-1 scout (depth 0): look",
+                 "  [run-1] user: look",
+                 "  [run-1] call bash",
+                 "  [run-1]  hook pre_bash         a            bash       deny: not here",
+                 "  [run-1] result bash (failed):",
+                 "    tool call 'bash' denied by plugin 'a' hook 'pre_bash': not here",
+                 "  subagent run-1 completed: nothing"]:
+        eq(want in lines, True, want + "\n" + out)

@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+# the default format is github under GitHub Actions (docs/cli.md)
+os.environ.pop("GITHUB_ACTIONS", None)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 failures = []
 

@@ -3,6 +3,7 @@
  * reference host (spec catalyst-code.md §8). All traffic goes to
  * 127.0.0.1; every transfer has a 10 s timeout. */
 #include <curl/curl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "pc_mock_http.h"
 #include "pc_oauth_cache.h"
 #include "pc_serde.h"
+#include "pc_time.h"
 #include "pc_xalloc.h"
 
 struct fx {
@@ -494,6 +496,151 @@ static void oauth_round_trip_sends_the_exact_header(void **state)
 	unserve(&f);
 }
 
+/* --- single-use refresh tokens (OAuth 2.1 rotation, reuse detection) --- */
+
+static cJSON *post_form(const struct fx *f, const char *body, long *status)
+{
+	struct resp r;
+	cJSON *v;
+
+	http(f, "POST", "/oauth/token", body, NULL, &r);
+	*status = r.status;
+	v = json_of(&r);
+	resp_release(&r);
+	return v;
+}
+
+/* A login (device flow) and its refresh token; its access token expires
+ * in `ttl` seconds. New string. */
+static char *login_ttl(const struct fx *f, int ttl)
+{
+	struct resp r;
+	cJSON *v;
+	char *body, *rt;
+	long st;
+
+	http(f, "POST", "/oauth/device", "client_id=t", NULL, &r);
+	v = json_of(&r);
+	body = pc_xasprintf("grant_type=device_code&device_code=%s",
+			    pc_serde_get(v, "device_code")->valuestring);
+	cJSON_Delete(v);
+	resp_release(&r);
+	v = post_form(f, body, &st);
+	assert_int_equal(st, 200);
+	assert_int_equal(pc_serde_get(v, "expires_in")->valueint, ttl);
+	rt = pc_xstrdup(pc_serde_get(v, "refresh_token")->valuestring);
+	cJSON_Delete(v);
+	free(body);
+	return rt;
+}
+
+static long refresh(const struct fx *f, const char *rt, char **next)
+{
+	char *body =
+		pc_xasprintf("grant_type=refresh_token&refresh_token=%s", rt);
+	long st;
+	cJSON *v = post_form(f, body, &st);
+	const cJSON *n = pc_serde_get(v, "refresh_token");
+
+	if (next)
+		*next = cJSON_IsString(n) ? pc_xstrdup(n->valuestring) : NULL;
+	cJSON_Delete(v);
+	free(body);
+	return st;
+}
+
+static void single_use_refresh_detects_reuse(void **state)
+{
+	struct pc_mock_http_opts o = PC_MOCK_HTTP_OPTS_INIT;
+	struct fx f;
+	char *rt1, *rt2, *other, *n = NULL;
+	cJSON *log;
+	const char *want[] = { "rotated", "reused", "revoked", "unknown",
+			       "rotated" };
+
+	(void)state;
+	o.single_use_refresh = true;
+	o.expire_at_once = true;
+	serve(&f, "{}", &o);
+	rt1 = login_ttl(&f, 0);
+	other = login_ttl(&f, 0); /* another login: its own family */
+	assert_int_equal(refresh(&f, rt1, &rt2), 200);
+	assert_string_not_equal(rt1, rt2);
+	assert_int_equal(refresh(&f, rt1, NULL), 400); /* spent: revokes */
+	assert_int_equal(refresh(&f, rt2, NULL), 400); /* its family */
+	assert_int_equal(refresh(&f, "mock-refresh-99", NULL), 400);
+	assert_int_equal(refresh(&f, other, &n), 200);
+	log = pc_mock_http_refreshes(f.s);
+	assert_int_equal(cJSON_GetArraySize(log), 5);
+	for (int i = 0; i < 5; i++)
+		assert_string_equal(
+			pc_serde_get(cJSON_GetArrayItem(log, i), "result")
+				->valuestring,
+			want[i]);
+	assert_string_equal(
+		pc_serde_get(cJSON_GetArrayItem(log, 0), "issued")->valuestring,
+		rt2);
+	assert_true(cJSON_IsNull(
+		pc_serde_get(cJSON_GetArrayItem(log, 1), "issued")));
+	cJSON_Delete(log);
+	free(rt1);
+	free(rt2);
+	free(other);
+	free(n);
+	unserve(&f);
+}
+
+struct held {
+	const struct fx *f;
+	char *rt;
+	long status;
+};
+
+static void *refresh_thread(void *p)
+{
+	struct held *h = p;
+
+	h->status = refresh(h->f, h->rt, NULL);
+	return NULL;
+}
+
+/* Two refresh grants wait for each other, then both are answered: far
+ * sooner than the hold (10 s, 5x the 2 s bound); one alone is answered
+ * when its hold (300 ms) ends, never before. */
+static void rendezvous_holds_refresh_grants(void **state)
+{
+	struct pc_mock_http_opts o = PC_MOCK_HTTP_OPTS_INIT;
+	struct fx f;
+	struct held a, b;
+	pthread_t ta, tb;
+	int64_t t0;
+
+	(void)state;
+	o.single_use_refresh = true;
+	serve(&f, "{}", &o);
+	a = (struct held){ &f, login_ttl(&f, 3600), 0 };
+	b = (struct held){ &f, login_ttl(&f, 3600), 0 };
+	pc_mock_http_rendezvous(f.s, 2, 10000);
+	t0 = pc_time_now_ms();
+	assert_int_equal(pthread_create(&ta, NULL, refresh_thread, &a), 0);
+	assert_int_equal(pthread_create(&tb, NULL, refresh_thread, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	assert_true(pc_time_now_ms() - t0 < 2000);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(b.status, 200);
+	free(a.rt);
+	a.rt = login_ttl(&f, 3600);
+	pc_mock_http_rendezvous(f.s, 2, 300);
+	t0 = pc_time_now_ms();
+	assert_int_equal(refresh(&f, a.rt, NULL), 200);
+	assert_true(pc_time_now_ms() - t0 >= 300);
+	pc_mock_http_rendezvous(f.s, 0, 0);
+	free(a.rt);
+	free(b.rt);
+	unserve(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +651,8 @@ int main(void)
 		cmocka_unit_test(bad_requests_and_the_budget),
 		cmocka_unit_test(authorize_redirects_to_loopback_only),
 		cmocka_unit_test(oauth_round_trip_sends_the_exact_header),
+		cmocka_unit_test(single_use_refresh_detects_reuse),
+		cmocka_unit_test(rendezvous_holds_refresh_grants),
 	};
 	int rc;
 

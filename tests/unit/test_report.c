@@ -74,6 +74,7 @@ static void assert_render(const struct pc_report *r, enum pc_report_format fmt,
 static void small_report(struct pc_report *r)
 {
 	size_t man, fire, tool;
+	struct pc_finding *f;
 
 	r->path = pc_xstrdup("plugins/demo");
 	r->name = pc_xstrdup("demo");
@@ -91,10 +92,13 @@ static void small_report(struct pc_report *r)
 	pc_report_set_err(r, fire, "[plugins] hook timed out\n");
 	tool = pc_report_add_case(r, "plugcheck.tool.t", "fire t", NULL, 0.0);
 	pc_report_skip(r, tool, "no tools declared");
-	pc_report_find(r, fire, "PC-HOOK-002", "plugin.json", "hook pre_bash",
-		       "timeout_ms is 0");
-	pc_report_find(r, man, "PC-MAN-002", "plugin.json", NULL,
-		       "version '1.0' is not MAJOR.MINOR.PATCH");
+	f = pc_report_find(r, fire, "PC-HOOK-002", "plugin.json",
+			   "hook pre_bash", "timeout_ms is 0");
+	f->line = 4;
+	f->column = 48;
+	f = pc_report_find(r, man, "PC-MAN-002", "plugin.json", NULL,
+			   "version '1.0' is not MAJOR.MINOR.PATCH");
+	f->line = 3; /* a line without a column */
 	pc_report_find(r, man, "PC-CAP-001", "plugin.json", NULL,
 		       "no capabilities declared");
 	pc_strvec_push(&r->ignore, "PC-CAP-001");
@@ -110,6 +114,8 @@ static void format_parse_names(void **state)
 	assert_int_equal(pc_report_format_parse("json"), PC_REPORT_JSON);
 	assert_int_equal(pc_report_format_parse("junit"), PC_REPORT_JUNIT);
 	assert_int_equal(pc_report_format_parse("tap"), PC_REPORT_TAP);
+	assert_int_equal(pc_report_format_parse("sarif"), PC_REPORT_SARIF);
+	assert_int_equal(pc_report_format_parse("github"), PC_REPORT_GITHUB);
 	assert_int_equal(pc_report_format_parse("JSON"), -1);
 	assert_int_equal(pc_report_format_parse(""), -1);
 	assert_int_equal(pc_report_format_parse(NULL), -1);
@@ -1187,9 +1193,11 @@ static const char json_small[] =
 	"  \"duration_s\": 0.5,\n"
 	"  \"findings\": [\n"
 	"    {\n"
+	"      \"column\": 48,\n"
 	"      \"file\": \"plugin.json\",\n"
 	"      \"fix\": \"a zero timeout makes every call time out; raise timeout_ms or remove it to get the default\",\n"
 	"      \"id\": \"PC-HOOK-002\",\n"
+	"      \"line\": 4,\n"
 	"      \"message\": \"timeout_ms is 0\",\n"
 	"      \"rule\": \"R5.11\",\n"
 	"      \"severity\": \"warning\",\n"
@@ -1197,9 +1205,11 @@ static const char json_small[] =
 	"      \"where\": \"hook pre_bash\"\n"
 	"    },\n"
 	"    {\n"
+	"      \"column\": null,\n"
 	"      \"file\": \"plugin.json\",\n"
 	"      \"fix\": \"use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver\",\n"
 	"      \"id\": \"PC-MAN-002\",\n"
+	"      \"line\": 3,\n"
 	"      \"message\": \"version '1.0' is not MAJOR.MINOR.PATCH\",\n"
 	"      \"rule\": \"§2.2, R12.2.1\",\n"
 	"      \"severity\": \"note\",\n"
@@ -1207,9 +1217,11 @@ static const char json_small[] =
 	"      \"where\": \"\"\n"
 	"    },\n"
 	"    {\n"
+	"      \"column\": null,\n"
 	"      \"file\": \"plugin.json\",\n"
 	"      \"fix\": \"declare \\\"capabilities\\\" with exactly the inferred list so a future host that requires declarations keeps loading the plugin\",\n"
 	"      \"id\": \"PC-CAP-001\",\n"
+	"      \"line\": null,\n"
 	"      \"message\": \"no capabilities declared\",\n"
 	"      \"rule\": \"R3.3\",\n"
 	"      \"severity\": \"note\",\n"
@@ -1235,7 +1247,7 @@ static const char json_small[] =
 	"  \"name\": \"demo\",\n"
 	"  \"path\": \"plugins/demo\",\n"
 	"  \"plugcheck\": \"" PC_VERSION "\",\n"
-	"  \"schema_version\": 1,\n"
+	"  \"schema_version\": 2,\n"
 	"  \"strict\": true,\n"
 	"  \"summary\": {\n"
 	"    \"cases\": 3,\n"
@@ -1332,12 +1344,12 @@ static const char human_small[] =
 	"  project: not loaded: [plugins] skipping untrusted project plugin 'demo'\n"
 	"\n"
 	"PC-HOOK\n"
-	"  warning PC-HOOK-002 [R5.11] hook pre_bash: timeout_ms is 0\n"
-	"      fix: a zero timeout makes every call time out; raise timeout_ms or remove it to get the default\n"
+	"plugins/demo/plugin.json:4:48: warning PC-HOOK-002 [R5.11] hook pre_bash: timeout_ms is 0\n"
+	"    fix: a zero timeout makes every call time out; raise timeout_ms or remove it to get the default (see `plugcheck explain PC-HOOK-002`)\n"
 	"\n"
 	"PC-MAN\n"
-	"  note PC-MAN-002 [§2.2, R12.2.1] plugin.json: version '1.0' is not MAJOR.MINOR.PATCH\n"
-	"      fix: use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver\n"
+	"plugins/demo/plugin.json:3: note PC-MAN-002 [§2.2, R12.2.1] version '1.0' is not MAJOR.MINOR.PATCH\n"
+	"    fix: use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver (see `plugcheck explain PC-MAN-002`)\n"
 	"\n"
 	"suppressed: PC-CAP-001 (1)\n"
 	"cases: 3 run, 1 failed, 1 skipped\n"
@@ -1380,18 +1392,18 @@ static void human_groups_kinds_by_their_worst_finding(void **state)
 		"host: loaded p (p)\n"
 		"\n"
 		"PC-HOOK\n"
-		"  warning PC-HOOK-002 [R5.11] hook pre_bash: warning second\n"
-		"      fix: a zero timeout makes every call time out; raise timeout_ms or remove it to get the default\n"
+		"p/plugin.json: warning PC-HOOK-002 [R5.11] hook pre_bash: warning second\n"
+		"    fix: a zero timeout makes every call time out; raise timeout_ms or remove it to get the default (see `plugcheck explain PC-HOOK-002`)\n"
 		"\n"
 		"PC-MAN\n"
-		"  warning PC-MAN-001 [R2.5] plugin.json: warning third\n"
-		"      fix: rename the directory or the plugin: install copies it to <root>/<name>, so paths differ after installation\n"
-		"  note PC-MAN-002 [§2.2, R12.2.1] plugin.json: note first\n"
-		"      fix: use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver\n"
+		"p/plugin.json: warning PC-MAN-001 [R2.5] warning third\n"
+		"    fix: rename the directory or the plugin: install copies it to <root>/<name>, so paths differ after installation (see `plugcheck explain PC-MAN-001`)\n"
+		"p/plugin.json: note PC-MAN-002 [§2.2, R12.2.1] note first\n"
+		"    fix: use MAJOR.MINOR.PATCH; the host accepts any string but the docs ask for semver (see `plugcheck explain PC-MAN-002`)\n"
 		"\n"
 		"PC-CAP\n"
-		"  note PC-CAP-001 [R3.3] plugin.json: note fourth\n"
-		"      fix: declare \"capabilities\" with exactly the inferred list so a future host that requires declarations keeps loading the plugin\n"
+		"p/plugin.json: note PC-CAP-001 [R3.3] note fourth\n"
+		"    fix: declare \"capabilities\" with exactly the inferred list so a future host that requires declarations keeps loading the plugin (see `plugcheck explain PC-CAP-001`)\n"
 		"\n"
 		"cases: 1 run, 0 failed, 0 skipped\n"
 		"0 error(s), 2 warning(s), 2 note(s), 0 suppressed \xe2\x80\x94 PASS\n");
@@ -1431,8 +1443,8 @@ static void internal_case_is_shown_not_called_interrupted(void **state)
 		"host: loaded p (p)\n"
 		"\n"
 		"PC-INT\n"
-		"  error PC-INT-001 [] tool b: plugcheck: the worker process died of signal 9\n"
-		"      fix: run the check again; if it repeats, report it with the case named here (plugcheck's worker process died, or could not be started)\n"
+		"error PC-INT-001 tool b: plugcheck: the worker process died of signal 9\n"
+		"    fix: run the check again; if it repeats, report it with the case named here (plugcheck's worker process died, or could not be started) (see `plugcheck explain PC-INT-001`)\n"
 		"\n"
 		"cases: 2 run, 1 failed, 0 skipped\n"
 		"internal: tool b: PC-INT-001: plugcheck: the worker process died of signal 9\n"

@@ -39,6 +39,7 @@ struct fx {
 	size_t n;
 	cJSON *replies; /* the scripted model's answers, in order */
 	int next;
+	cJSON *tools; /* the tool names of each request, in order */
 };
 
 static void write_file(const char *path, const char *text, size_t n,
@@ -104,10 +105,20 @@ static int model(void *ctx, const cJSON *messages, const cJSON *tools,
 {
 	struct fx *f = ctx;
 	const cJSON *r = cJSON_GetArrayItem(f->replies, f->next++);
+	cJSON *names = cJSON_CreateArray();
+	const cJSON *t;
 
 	(void)messages;
-	(void)tools;
 	(void)err;
+	cJSON_ArrayForEach(t, tools)
+	{
+		const cJSON *fn = pc_serde_get(t, "function");
+
+		cJSON_AddItemToArray(
+			names, cJSON_CreateString(
+				       pc_serde_get(fn, "name")->valuestring));
+	}
+	cJSON_AddItemToArray(f->tools, names);
 	if (r) {
 		*reply = cJSON_Duplicate(r, 1);
 	} else {
@@ -136,6 +147,7 @@ static int setup(void **state)
 	f->o.model = model;
 	f->o.model_ctx = f;
 	f->replies = cJSON_CreateArray();
+	f->tools = cJSON_CreateArray();
 	*state = f;
 	return 0;
 }
@@ -149,6 +161,7 @@ static int teardown(void **state)
 	for (size_t i = 0; i < f->n; i++)
 		pc_plugin_free(f->ps[i]);
 	cJSON_Delete(f->replies);
+	cJSON_Delete(f->tools);
 	pc_fs_rm_rf(f->root);
 	free(f->root);
 	free(f->ws);
@@ -681,6 +694,291 @@ static void writers_without_pre_write(void **state)
 	free(moved);
 }
 
+/* --- the subagent tool (subagent.rs; R2.18, R4.6) ---------------------- */
+
+/* A reply calling `name` with the JSON text `args`. */
+static void call(struct fx *f, const char *id, const char *name,
+		 const char *args)
+{
+	cJSON *r = cJSON_CreateObject(), *calls, *c, *fn;
+
+	cJSON_AddStringToObject(r, "role", "assistant");
+	cJSON_AddNullToObject(r, "content");
+	calls = cJSON_AddArrayToObject(r, "tool_calls");
+	c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "id", id);
+	cJSON_AddStringToObject(c, "type", "function");
+	fn = cJSON_AddObjectToObject(c, "function");
+	cJSON_AddStringToObject(fn, "name", name);
+	cJSON_AddStringToObject(fn, "arguments", args);
+	cJSON_AddItemToArray(calls, c);
+	cJSON_AddItemToArray(f->replies, r);
+}
+
+static void say(struct fx *f, const char *text)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(r, "role", "assistant");
+	cJSON_AddStringToObject(r, "content", text);
+	cJSON_AddItemToArray(f->replies, r);
+}
+
+static void expect_hooks(const struct fx *f, const char *want)
+{
+	cJSON *l = pc_turn_hook_list(&f->t);
+
+	expect_json(l, want);
+	cJSON_Delete(l);
+}
+
+static const char *field(const cJSON *e, const char *k)
+{
+	const cJSON *v = pc_serde_get(e, k);
+
+	assert_non_null(v);
+	return v->valuestring;
+}
+
+/* pre_tool sees the subagent call itself: a deny refuses it before any
+ * child runs (the main loop's refusal text, R4.8). */
+static void subagent_pre_tool_deny(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 1, "pre_tool",
+	    "{\"allow\":false,\"reason\":\"no delegation\"}");
+	call(f, "c1", "subagent", "{\"agent\":\"scout\",\"task\":\"look\"}");
+	say(f, "ok");
+	run(f, "hi");
+	expect_hooks(f, "[\"pre_tool p subagent deny\"]");
+	assert_string_equal(field(nth(f, "tool_result", 0), "output"),
+			    "tool call 'subagent' denied by plugin 'p' hook "
+			    "'pre_tool': no delegation");
+	assert_null(nth(f, "subagent_start", 0));
+	assert_int_equal(count(f, "request"), 2);
+}
+
+/* A modify on the subagent call is the child's input (R4.10, shallow):
+ * here another agent (worker: a fork by default) and task. */
+static void subagent_pre_tool_modify(void **state)
+{
+	struct fx *f = *state;
+	const cJSON *req, *msgs;
+
+	add(f, "p", NULL, 1, "pre_tool",
+	    "{\"allow\":true,\"modify\":{\"agent\":\"worker\",\"task\":\"T2\"}}");
+	call(f, "c1", "subagent", "{\"agent\":\"scout\",\"task\":\"look\"}");
+	say(f, "child");
+	say(f, "parent");
+	run(f, "hi");
+	assert_string_equal(field(nth(f, "subagent_start", 0), "agent"),
+			    "worker");
+	assert_string_equal(field(nth(f, "subagent_start", 0), "task"), "T2");
+	req = nth(f, "request", 1);
+	assert_string_equal(field(req, "run_id"), "run-1");
+	msgs = pc_serde_get(req, "messages");
+	/* system, the fork notice, the parent's user message, the task */
+	assert_int_equal(cJSON_GetArraySize(msgs), 4);
+	assert_string_equal(field(cJSON_GetArrayItem(msgs, 2), "content"),
+			    "hi");
+	assert_string_equal(field(cJSON_GetArrayItem(msgs, 3), "content"),
+			    "Task:\nT2");
+	assert_string_equal(field(nth(f, "tool_result", 0), "output"), "child");
+	assert_string_equal(field(nth(f, "subagent_done", 0), "state"),
+			    "completed");
+}
+
+/* Inside the child: the specific pre hook, then pre_tool (which sees its
+ * modify), the built-in, the specific post hook, post_tool; finish gets
+ * no pre_tool but post_tool; then post_tool on subagent in the parent. */
+static void subagent_hooks_fire_in_the_child(void **state)
+{
+	struct fx *f = *state;
+	const cJSON *pt;
+
+	add(f, "p", NULL, 4, "pre_bash",
+	    "{\"allow\":true,\"modify\":{\"command\":\"echo modified\"}}",
+	    "pre_tool", "{\"allow\":true}", "post_bash", "{\"allow\":true}",
+	    "post_tool", "{\"allow\":true}");
+	call(f, "c1", "subagent", "{\"agent\":\"scout\",\"task\":\"look\"}");
+	call(f, "c2", "bash", "{\"command\":\"echo original\"}");
+	call(f, "c3", "finish", "{}");
+	say(f, "parent");
+	run(f, "hi");
+	expect_hooks(f, "[\"pre_tool p subagent\",\"pre_bash p bash\","
+			"\"pre_tool p bash\",\"post_bash p bash\","
+			"\"post_tool p bash\",\"post_tool p finish\","
+			"\"post_tool p subagent\"]");
+	pt = nth(f, "hook", 2);
+	assert_string_equal(field(pt, "run_id"), "run-1");
+	assert_null(pc_serde_get(nth(f, "hook", 0), "run_id"));
+	assert_string_equal(field(nth(f, "subagent_tool_result", 0), "result"),
+			    "modified\n");
+	assert_string_equal(field(nth(f, "subagent_tool_result", 1), "result"),
+			    "This turn has finished");
+	/* the child's last prose is empty: no summary written */
+	assert_string_equal(field(nth(f, "tool_result", 0), "output"),
+			    "(step finished with no written summary)");
+}
+
+/* R2.18: a plugin's tools, overrides and disable_tools do not reach the
+ * child: it calls the built-in bash the plugin disabled and overrode,
+ * and the plugin tool is outside the agent's schema. */
+static void subagent_ignores_plugin_tools(void **state)
+{
+	struct fx *f = *state;
+	cJSON *defs;
+	const cJSON *d;
+	int bash = 0;
+
+	add(f, "p",
+	    "\"disable_tools\":[\"bash\"],\"tools\":[{\"name\":\"bash\","
+	    "\"script\":\"hooks/x.sh\",\"override\":true},{\"name\":\"note\","
+	    "\"script\":\"hooks/x.sh\"}]",
+	    1, "x", "{\"output\":\"from plugin\"}");
+	call(f, "c1", "subagent", "{\"agent\":\"scout\",\"task\":\"t\"}");
+	call(f, "c2", "bash", "{\"command\":\"echo built-in\"}");
+	call(f, "c3", "note", "{}");
+	say(f, "child");
+	say(f, "parent");
+	run(f, "hi");
+	/* the child's schema: the scout's built-ins plugcheck runs, none of
+	 * the plugin's (memory, intercom, contact_supervisor are not run) */
+	expect_json(cJSON_GetArrayItem(f->tools, 1),
+		    "[\"read_file\",\"grep\",\"glob\",\"list_dir\",\"bash\","
+		    "\"write_file\",\"finish\"]");
+	assert_string_equal(field(nth(f, "subagent_tool_result", 0), "result"),
+			    "built-in\n");
+	assert_string_equal(
+		field(nth(f, "subagent_tool_result", 1), "result"),
+		"tool 'note' is not available to agent 'scout' (not "
+		"in its tool schema). Declare it in the agent's "
+		"tools: frontmatter if needed.");
+	/* the main agent has neither bash (disabled) nor the built-in */
+	defs = pc_turn_tool_defs(&f->o, NULL);
+	cJSON_ArrayForEach(d, defs)
+	{
+		bash += !strcmp(
+			pc_serde_get(pc_serde_get(d, "function"), "name")
+				->valuestring,
+			"bash");
+	}
+	assert_int_equal(bash, 0);
+	cJSON_Delete(defs);
+}
+
+/* A post_tool reason on finish is a note, so the result is no longer the
+ * sentinel and the child goes on (dispatch_subagent_tool, then the
+ * sentinel test in run_agent_inner). */
+static void subagent_finish_with_a_note_goes_on(void **state)
+{
+	struct fx *f = *state;
+
+	add(f, "p", NULL, 1, "post_tool",
+	    "{\"allow\":true,\"reason\":\"seen\"}");
+	call(f, "c1", "subagent", "{\"agent\":\"scout\",\"task\":\"t\"}");
+	call(f, "c2", "finish", "{}");
+	say(f, "second answer");
+	say(f, "parent");
+	run(f, "hi");
+	assert_string_equal(
+		field(nth(f, "subagent_tool_result", 0), "result"),
+		"__finish__\n\nPlugin hooks:\n- p/post_tool: [p] seen");
+	assert_int_equal(count(f, "request"), 4);
+	assert_string_equal(
+		field(nth(f, "tool_result", 0), "output"),
+		"second answer\n\nPlugin hooks:\n- p/post_tool: [p] "
+		"seen");
+}
+
+/* The refusals of execute, and the depth guard read from
+ * CATALYST_CODE_SUBAGENT_MAX_DEPTH (a Rust u32; else 2): at 1 the call at
+ * depth 0 runs, at 0 it is blocked. */
+static void subagent_refusals_and_depth(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *env, *args, *want;
+	} cases[] = {
+		{ NULL, "{\"agent\":\"nobody\"}",
+		  "unknown agent 'nobody'; use action:\"list\" to discover "
+		  "agents" },
+		{ NULL, "{}",
+		  "subagent requires 'agent'+'task', 'tasks', 'chain', or "
+		  "'action'" },
+		{ NULL, "{\"agent\":null,\"prompt\":\"p\"}",
+		  "subagent requires 'agent'+'task', 'tasks', 'chain', or "
+		  "'action'" },
+		{ NULL, "{\"action\":\"nope\"}",
+		  "unknown action 'nope'; use list|get|create|update|delete|"
+		  "status|interrupt|resume|peek|steer|doctor" },
+		{ NULL, "{\"agent\":\"scout\",\"worktree\":true}",
+		  "worktree:true requires a git repository; use hybrid "
+		  "checkpoints for non-git workspaces" },
+		{ "0", "{\"agent\":\"scout\"}",
+		  "subagent nesting blocked at depth 0 (max 0); complete the "
+		  "current task directly" },
+		{ "+0", "{\"agent\":\"scout\"}",
+		  "subagent nesting blocked at depth 0 (max 0); complete the "
+		  "current task directly" },
+		{ "1", "{\"agent\":\"scout\"}", "child" },
+		{ "x", "{\"agent\":\"scout\"}", "child" },
+		{ "4294967296", "{\"agent\":\"scout\"}", "child" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].env)
+			setenv("CATALYST_CODE_SUBAGENT_MAX_DEPTH", cases[i].env,
+			       1);
+		else
+			unsetenv("CATALYST_CODE_SUBAGENT_MAX_DEPTH");
+		pc_turn_release(&f->t);
+		cJSON_Delete(f->replies);
+		f->replies = cJSON_CreateArray();
+		f->next = 0;
+		call(f, "c1", "subagent", cases[i].args);
+		say(f, "child");
+		run(f, "hi");
+		assert_string_equal(field(nth(f, "tool_result", 0), "output"),
+				    cases[i].want);
+	}
+	unsetenv("CATALYST_CODE_SUBAGENT_MAX_DEPTH");
+}
+
+/* A bare {prompt} runs the delegate; scout writes its final text to
+ * context.md; under approval "destructive" both the subagent call and
+ * the child's bash ask (the built-in classes). */
+static void subagent_delegate_output_and_approval(void **state)
+{
+	struct fx *f = *state;
+	char *path = pc_fs_join(f->ws, "context.md");
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+	call(f, "c1", "subagent", "{\"prompt\":\"do it\"}");
+	say(f, "delegated");
+	say(f, "parent");
+	run(f, "hi");
+	assert_string_equal(field(nth(f, "subagent_start", 0), "agent"),
+			    "delegate");
+	assert_false(pc_fs_is_file(path));
+	pc_turn_release(&f->t);
+	f->o.approval = PC_TURN_APPROVAL_DESTRUCTIVE;
+	call(f, "c2", "subagent", "{\"agent\":\"scout\",\"task\":\"t\"}");
+	call(f, "c3", "bash", "{\"command\":\"true\"}");
+	call(f, "c4", "read_file", "{\"path\":\"nothing\"}");
+	say(f, "  scouted \n");
+	run(f, "hi");
+	assert_int_equal(count(f, "approval"), 2);
+	assert_string_equal(field(nth(f, "approval", 0), "tool"), "subagent");
+	assert_string_equal(field(nth(f, "approval", 1), "run_id"), "run-1");
+	assert_string_equal(field(nth(f, "approval", 1), "tool"), "bash");
+	assert_int_equal(pc_fs_read_capped(path, &b, NULL), 0);
+	assert_string_equal(pc_buf_cstr(&b), "scouted");
+	pc_buf_release(&b);
+	free(path);
+}
+
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -699,6 +997,13 @@ int main(void)
 		FX(override_claims_the_name),
 		FX(vision_fallback_and_notice),
 		FX(writers_without_pre_write),
+		FX(subagent_pre_tool_deny),
+		FX(subagent_pre_tool_modify),
+		FX(subagent_hooks_fire_in_the_child),
+		FX(subagent_ignores_plugin_tools),
+		FX(subagent_finish_with_a_note_goes_on),
+		FX(subagent_refusals_and_depth),
+		FX(subagent_delegate_output_and_approval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,7 +86,6 @@ def cmd_echo(args):
         raise UsageError("echo: --repeat must be 1 to 100")
     if "upper" in flags:
         text = text.upper()
-    print("%s: echo: %d line(s)" % (NAME, n), file=sys.stderr)
     for _ in range(n):
         print(text)
 
@@ -98,7 +97,6 @@ def cmd_list(args):
         raise UsageError("list: give at least one --item")
     for item in items:
         print("- " + item)
-    print("%s: list: %d item(s)" % (NAME, len(items)), file=sys.stderr)
 
 
 COMMANDS = {"echo": cmd_echo, "list": cmd_list}

@@ -86,7 +86,6 @@ cmd_echo() {
 	if [ "$n" -lt 1 ] || [ "$n" -gt 100 ]; then
 		usage_error "echo: --repeat must be 1 to 100"
 	fi
-	printf '%s: echo: %s line(s)\n' "$NAME" "$n" >&2
 	if [ "$upper" = 1 ]; then
 		text=$(printf '%s' "$text" | tr '[:lower:]' '[:upper:]')
 	fi
@@ -118,7 +117,6 @@ cmd_list() {
 		count=$((count + 1))
 	done
 	[ "$count" -gt 0 ] || usage_error "list: give at least one --item"
-	printf '%s: list: %s item(s)\n' "$NAME" "$count" >&2
 }
 
 if [ $# -eq 1 ] && [ "$1" = --metadata ]; then

@@ -70,7 +70,7 @@ call() {
 }
 
 call '{"cmd":"echo","args":{"text":"hello world","upper":true,"repeat":2}}' 0 \
-	'HELLO WORLD' '@{{PLUGIN}}: echo: 2 line(s)'
+	'HELLO WORLD'
 call "echo --text 'hello world' again" 0 'hello world again'
 call '{"cmd":"echo","args":{"text":"--not-a-flag","repeat":1e6}}' 1 \
 	'@{{PLUGIN}}: echo: --repeat must be 1 to 100'

@@ -1,0 +1,132 @@
+/* pc_lint_locate.c - where in plugin.json (or in a script) a finding's
+ * cause is: the line and column every finding carries when one exists. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_lint_impl.h"
+#include "pc_locate.h"
+#include "pc_rust.h"
+#include "pc_serde.h"
+#include "pc_xalloc.h"
+
+#define MAX_STEPS 8
+
+void pc__lint_at_steps(const struct pc_lint *l, struct pc_finding *f, bool key,
+		       const char *const *steps)
+{
+	struct pc_loc loc;
+
+	free(f->file);
+	f->file = pc_xstrdup("plugin.json");
+	if (!l->doc)
+		return;
+	loc = pc_json_doc_near(l->doc, steps, key);
+	f->line = loc.line;
+	f->column = loc.column;
+}
+
+void pc__lint_at(const struct pc_lint *l, struct pc_finding *f, bool key,
+		 const char *step, ...)
+{
+	const char *steps[MAX_STEPS + 1];
+	size_t n = 0;
+	va_list ap;
+
+	va_start(ap, step);
+	for (const char *s = step; s && n < MAX_STEPS;
+	     s = va_arg(ap, const char *))
+		steps[n++] = s;
+	va_end(ap);
+	steps[n] = NULL;
+	pc__lint_at_steps(l, f, key, steps);
+}
+
+struct pc_finding *pc__lint_last(struct pc_lint *l)
+{
+	return &l->findings.v[l->findings.nr - 1];
+}
+
+const char *pc__lint_rel(const struct pc_lint *l, const char *abs)
+{
+	const char *dir = l->plugin ? l->plugin->source_path : NULL;
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (dir && !strncmp(abs, dir, n) && abs[n] == '/')
+		return abs + n + 1;
+	return abs;
+}
+
+const char *pc__lint_command_index(const struct pc_lint *l, size_t i,
+				   char buf[24])
+{
+	const cJSON *c;
+	size_t k = 0, seen = 0;
+
+	snprintf(buf, 24, "#%zu", i);
+	cJSON_ArrayForEach(c, pc_serde_get(l->plugin->manifest, "commands"))
+	{
+		const cJSON *nm = pc_serde_get(c, "name");
+		const char *s = cJSON_IsString(nm) ? nm->valuestring : "";
+		size_t start, len = pc_rust_trim(s, strlen(s), &start);
+
+		if (len && s[start] == '/') { /* one leading '/' is dropped */
+			start++;
+			len--;
+		}
+		if (len && seen++ == i) {
+			snprintf(buf, 24, "#%zu", k);
+			break;
+		}
+		k++;
+	}
+	return buf;
+}
+
+/* The index of the first tool named `name`, as "#N" in `buf`; NULL when
+ * none is. */
+static const char *tool_index(const struct pc_plugin *p, const char *name,
+			      char buf[24])
+{
+	for (size_t i = 0; i < p->ntools; i++)
+		if (!strcmp(p->tools[i].name, name)) {
+			snprintf(buf, 24, "#%zu", i);
+			return buf;
+		}
+	return NULL;
+}
+
+static const char *command_index(const struct pc_lint *l, const char *name,
+				 char buf[24])
+{
+	const struct pc_plugin *p = l->plugin;
+
+	for (size_t i = 0; i < p->ncommands; i++)
+		if (!strcmp(p->commands[i].name, name))
+			return pc__lint_command_index(l, i, buf);
+	return NULL;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+void pc_lint_locate(const struct pc_lint *l, struct pc_finding *f)
+{
+	const char *w = f->where ? f->where : "";
+	char ix[24];
+
+	if (!l->plugin || !l->doc || f->line || strcmp(f->file, "plugin.json"))
+		return;
+	if (starts(w, "hook ") && pc_hook_point_parse(w + 5) >= 0)
+		pc__lint_at(l, f, true, "hooks", w + 5, NULL);
+	else if (starts(w, "tool ") && tool_index(l->plugin, w + 5, ix))
+		pc__lint_at(l, f, false, "tools", ix, NULL);
+	else if (starts(w, "command ") && command_index(l, w + 8, ix))
+		pc__lint_at(l, f, false, "commands", ix, NULL);
+	else if (starts(w, "memory") && l->plugin->memory)
+		pc__lint_at(l, f, true, "memory_provider", NULL);
+	else if (starts(w, "oauth") && l->plugin->oauth)
+		pc__lint_at(l, f, true, "oauth", NULL);
+}
