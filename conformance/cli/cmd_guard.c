@@ -14,6 +14,7 @@
 #include "pc_fire.h"
 #include "pc_fs.h"
 #include "pc_guard.h"
+#include "pc_lint.h"
 #include "pc_sandbox.h"
 #include "pc_xalloc.h"
 
@@ -146,6 +147,18 @@ static int usage_checks(const struct pc_args *a, int hook)
 	return 0;
 }
 
+/* The findings' places in plugin.json (the hook's key), as check gives
+ * them. */
+static void locate(const char *path, const struct pc_manifest_env *menv,
+		   struct pc_report *rep)
+{
+	struct pc_lint l = PC_LINT_INIT;
+
+	pc_lint_plugin(path, menv, getenv("PATH"), &l);
+	pc_lint_locate_report(&l, rep);
+	pc_lint_release(&l);
+}
+
 static int show(const struct pc_args *a, const struct pc_guard_result *r,
 		struct pc_report *rep, const char *path)
 {
@@ -249,6 +262,7 @@ static int run_guard(const struct pc_args *a)
 	rep.name = pc_xstrdup(p->name);
 	rep.loaded = true;
 	pc_guard_report(&r, p, &rep, cls);
+	locate(path, &menv, &rep);
 	pc_report_finish(&rep);
 	rc = show(a, &r, &rep, path);
 out:

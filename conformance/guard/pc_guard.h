@@ -234,7 +234,9 @@ size_t pc_guard_report(const struct pc_guard_result *r,
 cJSON *pc_guard_json(const struct pc_guard_result *r,
 		     const struct pc_report *rep);
 /* pc_guard_print - the human form: seeds and verdicts, the families
- * tried, every bypass with its input, family and seed, the turns. */
+ * tried, every bypass with its input, family and seed, the turns; then
+ * `rep`'s findings (may be NULL: none) as the human report prints them,
+ * the bypasses summed up in one. */
 void pc_guard_print(FILE *out, const struct pc_guard_result *r,
 		    const struct pc_report *rep, bool color);
 

@@ -441,6 +441,34 @@ static void print_tries(FILE *out, const struct pc_guard_result *r,
 	}
 }
 
+/* The findings in the report's human form; the bypasses (listed above)
+ * as one: "PLACE: error PC-GUARD-004 [...] hook POINT: N bypasses
+ * (above)" and the fix. */
+static void print_findings(FILE *out, const struct pc_guard_result *r,
+			   const struct pc_report *rep, bool color)
+{
+	size_t nb = pc_guard_bypasses(r);
+	bool summed = false;
+
+	for (size_t i = 0; i < rep->ncases; i++)
+		for (size_t k = 0; k < rep->cases[i].findings.nr; k++) {
+			struct pc_finding f = rep->cases[i].findings.v[k];
+			char *where = NULL, *msg = NULL;
+
+			if (!strcmp(f.rule->id, "PC-GUARD-004")) {
+				if (summed)
+					continue;
+				summed = true;
+				f.where = where = pc_xasprintf("hook %s", r->point);
+				f.message = msg = pc_xasprintf("%zu bypass%s (above)", nb,
+							       nb == 1 ? "" : "es");
+			}
+			pc_report_human_finding(rep, &f, out, color);
+			free(where);
+			free(msg);
+		}
+}
+
 void pc_guard_print(FILE *out, const struct pc_guard_result *r,
 		    const struct pc_report *rep, bool color)
 {
@@ -482,20 +510,6 @@ void pc_guard_print(FILE *out, const struct pc_guard_result *r,
 		}
 		free(n);
 	}
-	if (!rep)
-		return;
-	if (nb)
-		fprintf(out, "error PC-GUARD-004: %zu bypass%s (above)\n", nb,
-			nb == 1 ? "" : "es");
-	for (size_t i = 0; i < rep->ncases; i++)
-		for (size_t k = 0; k < rep->cases[i].findings.nr; k++) {
-			const struct pc_finding *f = &rep->cases[i].findings.v[k];
-
-			if (!strcmp(f->rule->id, "PC-GUARD-004"))
-				continue;
-			fprintf(out, "%s %s %s: ", pc_severity_name(f->rule->severity),
-				f->rule->id, f->where);
-			put(out, r, f->message, 2000);
-			fputc('\n', out);
-		}
+	if (rep)
+		print_findings(out, r, rep, color);
 }

@@ -316,6 +316,41 @@ def test_check_reports_each_bypass(ctx):
     eq(code, 1)
 
 
+def test_findings_are_located_in_check_and_guard(ctx):
+    # a guard finding points at the hook's key in plugin.json (main's
+    # FILE:LINE:COL form); plugcheck guard prints its findings as check
+    # does, the bypasses (listed above them) summed up in one
+    d = fixture(ctx, "naive-sh")
+    code, out = ctx.json("check", d, "--repeat", "1", env=FAST)
+    places = {(f["id"], f["file"], f["line"], f["column"]) for f in out["findings"]
+              if f["id"].startswith("PC-GUARD")}
+    eq(places, {("PC-GUARD-004", "plugin.json", 6, 5), ("PC-GUARD-005", "plugin.json", 6, 5)})
+    code, out, err = ctx.run("check", d, "--repeat", "1", env=FAST)
+    assert ("\n%s/plugin.json:6:5: error PC-GUARD-004 [R4.6, R4.8, R12.1.2] hook pre_bash: "
+            "rm -r -f /: pre_bash allows `rm -r -f /` (family flags: one short option per "
+            "word), a rewrite of `rm -rf /` (built-in), which it denies\n    fix: judge what "
+            "the call does" % d) in out, out
+    code, out, err = ctx.run("guard", "pre_bash", d, "--families", "flags", "--seed", RM,
+                             env=FAST)
+    eq((code, err), (1, ""))
+    tail = out[out.index("bypasses: 5\n"):]
+    eq(tail.splitlines()[11:], [
+        "%s/plugin.json:6:5: note PC-GUARD-005 [R4.2] hook pre_bash: echo \"rm -rf /\": "
+        "pre_bash denies the benign look-alike `echo \"rm -rf /\"` (reason: \"naive-sh: "
+        "refusing rm -rf of / or ~\")" % d,
+        "    fix: match the action, not the text: a command that only mentions it (echo, "
+        "grep), a safer form (--force-with-lease) or a file named like a secret "
+        "(.env.example) is not the action (see `plugcheck explain PC-GUARD-005`)",
+        "%s/plugin.json:6:5: error PC-GUARD-004 [R4.6, R4.8, R12.1.2] hook pre_bash: 5 "
+        "bypasses (above)" % d,
+        "    fix: judge what the call does, not how it is spelled: parse the command as the "
+        "shell does (quotes, options, wrappers, chains, program paths) and resolve paths "
+        "before comparing, and guard every tool that reaches the file (pre_write sees only "
+        "write_file and edit; pre_tool sees every tool); `plugcheck guard POINT PATH --save "
+        "FILE` keeps each bypass as a failing regression scenario (see `plugcheck explain "
+        "PC-GUARD-004`)"])
+
+
 def test_save_writes_failing_regression_scenarios(ctx):
     d = fixture(ctx, "naive-sh")
     tests = os.path.join(d, "tests")
