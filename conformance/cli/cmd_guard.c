@@ -186,70 +186,71 @@ static int show(const struct pc_args *a, const struct pc_guard_result *r,
 	return pc_report_exit_code(rep);
 }
 
-static int run_guard(const struct pc_args *a)
+/* What the search needs from the command line, read in the parent. */
+struct guard_job {
+	const struct pc_args *a;
+	const char *path;
+	int hook;
+	struct pc_config cfg;
+	struct pc_strvec seeds;
+	struct pc_sandbox sb;
+};
+
+static void fill_opts(struct guard_job *j, struct pc_plugin *p,
+		      const struct dirs *d, struct pc_guard_opts *o)
 {
-	const char *path = a->pos[1];
-	int hook = pc_hook_point_parse(a->pos[0]);
+	const struct pc_args *a = j->a;
+
+	o->plugin = p;
+	o->hook = j->hook;
+	o->tool = pc_args_value(a, "tool");
+	o->envp = d->env.v;
+	o->workspace = d->ws;
+	o->session = "";
+	o->tmp = d->tmp;
+	o->confine = pc_args_flag(a, "sandbox") ? &j->sb.confine : NULL;
+	o->seeds = j->seeds.nr ? &j->seeds : NULL;
+	o->config_commands = &j->cfg.guard_commands;
+	o->config_paths = &j->cfg.guard_paths;
+	o->families = pc_args_value(a, "families");
+	o->budget = pc_args_uint(a, "budget", 0);
+	o->jobs = pc_args_uint(a, "jobs", 1);
+	o->turns = !pc_args_flag(a, "no-turns");
+	o->plan_only = pc_args_flag(a, "list");
+	o->stop = pc_cli_stop_flag();
+	if (isatty(2))
+		o->progress = progress;
+}
+
+/* The search and its report, in the worker (pc_cli_isolated): its
+ * throwaway HOME and workspace are under the worker's temporary root,
+ * so whatever a plugin does to the worker, they and every process
+ * naming them go. */
+static int search(void *ctx)
+{
+	struct guard_job *j = ctx;
 	struct pc_guard_opts o = PC_GUARD_OPTS_INIT;
 	struct pc_guard_result r = PC_GUARD_RESULT_INIT;
 	struct pc_report rep = PC_REPORT_INIT;
-	struct pc_config cfg = PC_CONFIG_INIT;
-	struct pc_strvec seeds = PC_STRVEC_INIT;
-	struct pc_sandbox sb = PC_SANDBOX_INIT;
 	struct pc_manifest_env menv = pc_cli_manifest_env();
 	struct pc_plugin *p = NULL;
 	struct pc_err err = PC_ERR_INIT;
 	struct dirs d = { .env = PC_STRVEC_INIT };
 	char *cls = NULL;
-	int rc;
+	int rc = PC_EXIT_INTERNAL;
 
-	if ((rc = usage_checks(a, hook)))
-		return rc;
-	pc_args_list(a, "seed", &seeds);
-	for (size_t i = 0; i < seeds.nr; i++)
-		if (!seeds.v[i][0]) {
-			rc = pc_cli_usage_error("guard", "--seed: an empty seed (give a command or a path)");
-			goto out;
-		}
-	if ((pc_args_value(a, "seeds") && (rc = read_seeds(pc_args_value(a, "seeds"), &seeds))) ||
-	    (rc = pc_cli_load_config(path, &cfg)))
-		goto out;
-	if (pc_args_flag(a, "sandbox") && pc_sandbox_open(&sb, environ, &err)) {
-		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		rc = PC_EXIT_USAGE;
-		goto out;
-	}
 	if (make_dirs(&d) < 0) {
 		fprintf(stderr, "plugcheck: cannot create a temporary directory (TMPDIR)\n");
-		rc = PC_EXIT_INTERNAL;
 		goto out;
 	}
 	menv.home = d.home;
-	if (pc_manifest_load(path, &menv, &p, &err) < 0) {
-		fprintf(stderr, "plugcheck: %s: the host rejects the plugin: %s\n", path,
+	if (pc_manifest_load(j->path, &menv, &p, &err) < 0) {
+		fprintf(stderr, "plugcheck: %s: the host rejects the plugin: %s\n", j->path,
 			err.msg);
 		rc = PC_EXIT_NOLOAD;
 		goto out;
 	}
-	o.plugin = p;
-	o.hook = hook;
-	o.tool = pc_args_value(a, "tool");
-	o.envp = d.env.v;
-	o.workspace = d.ws;
-	o.session = "";
-	o.tmp = d.tmp;
-	o.confine = pc_args_flag(a, "sandbox") ? &sb.confine : NULL;
-	o.seeds = seeds.nr ? &seeds : NULL;
-	o.config_commands = &cfg.guard_commands;
-	o.config_paths = &cfg.guard_paths;
-	o.families = pc_args_value(a, "families");
-	o.budget = pc_args_uint(a, "budget", 0);
-	o.jobs = pc_args_uint(a, "jobs", 1);
-	o.turns = !pc_args_flag(a, "no-turns");
-	o.plan_only = pc_args_flag(a, "list");
-	o.stop = pc_cli_stop_flag();
-	if (isatty(2))
-		o.progress = progress;
+	fill_opts(j, p, &d, &o);
 	if ((rc = pc_guard_run(&o, &r, &err))) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
 		rc = rc == PC_EUSAGE ? PC_EXIT_USAGE : PC_EXIT_INTERNAL;
@@ -257,23 +258,52 @@ static int run_guard(const struct pc_args *a)
 	}
 	if (o.progress)
 		fputs("\r\033[K", stderr);
-	cls = pc_xasprintf("plugcheck.guard.%s", a->pos[0]);
-	rep.path = pc_xstrdup(path);
+	cls = pc_xasprintf("plugcheck.guard.%s", j->a->pos[0]);
+	rep.path = pc_xstrdup(j->path);
 	rep.name = pc_xstrdup(p->name);
 	rep.loaded = true;
 	pc_guard_report(&r, p, &rep, cls);
-	locate(path, &menv, &rep);
+	locate(j->path, &menv, &rep);
 	pc_report_finish(&rep);
-	rc = show(a, &r, &rep, path);
+	rc = show(j->a, &r, &rep, j->path);
 out:
 	free(cls);
 	pc_report_release(&rep);
 	pc_guard_result_release(&r);
 	pc_plugin_free(p);
 	drop_dirs(&d);
-	pc_sandbox_release(&sb);
-	pc_strvec_release(&seeds);
-	pc_config_release(&cfg);
+	return rc;
+}
+
+static int run_guard(const struct pc_args *a)
+{
+	struct guard_job j = { a, a->pos[1], pc_hook_point_parse(a->pos[0]),
+			       PC_CONFIG_INIT, PC_STRVEC_INIT, PC_SANDBOX_INIT };
+	struct pc_err err = PC_ERR_INIT;
+	int rc;
+
+	if ((rc = usage_checks(a, j.hook)))
+		return rc;
+	pc_args_list(a, "seed", &j.seeds);
+	for (size_t i = 0; i < j.seeds.nr; i++)
+		if (!j.seeds.v[i][0]) {
+			rc = pc_cli_usage_error("guard", "--seed: an empty seed (give a command or a path)");
+			goto out;
+		}
+	if ((pc_args_value(a, "seeds") && (rc = read_seeds(pc_args_value(a, "seeds"), &j.seeds))) ||
+	    (rc = pc_cli_load_config(j.path, &j.cfg)))
+		goto out;
+	if (pc_args_flag(a, "sandbox") && pc_sandbox_open(&j.sb, environ, &err)) {
+		fprintf(stderr, "plugcheck: %s\n", err.msg);
+		rc = PC_EXIT_USAGE;
+		goto out;
+	}
+	/* in a worker: `kill -9 $PPID` in a hook reaches it, not us */
+	rc = pc_cli_isolated("guard", search, &j);
+out:
+	pc_sandbox_release(&j.sb);
+	pc_strvec_release(&j.seeds);
+	pc_config_release(&j.cfg);
 	return rc;
 }
 

@@ -133,7 +133,7 @@ int pc_cli_stdout_failed(int err);
  * (pc_pool.h) and return its exit code: the plugins it runs find the
  * worker as their parent, never the plugcheck process, so `kill -9
  * $PPID` or `kill -STOP $PPID` in a plugin can neither kill nor freeze
- * `fire` or `turn` (issue 21). What the body prints goes to the same
+ * `fire`, `turn` or `guard` (issue 21). What the body prints goes to the same
  * stdout and stderr; memory it changes stays in the worker. A stopped
  * worker is resumed (a note on stderr; a body's 0 becomes 1, as the real
  * host would have frozen there); a worker
