@@ -10,7 +10,7 @@
 set -eu
 cd "$(dirname "$0")"
 # compiling plugcheck: the libraries of CMakeLists.txt's pkg_check_modules
-build_pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libsodium-dev libmicrohttpd-dev libzip-dev"
+build_pkgs="cmake gcc make pkg-config libcjson-dev libyaml-dev libpcre2-dev libsodium-dev libzip-dev"
 # what plugcheck runs: bwrap and strace for --sandbox (docs/sandbox.md),
 # python3 for Python plugin scripts. The same three are the .deb's
 # Recommends (CMakeLists.txt) and the Dockerfile's runtime packages.
@@ -40,6 +40,14 @@ missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
+# Test-only: the official `openai` npm client talks to `plugcheck
+# mock-model serve` in tests/e2e/test_mock_model.py (it installs the
+# client under build/ with npm). A node and npm from elsewhere (e.g.
+# NodeSource, whose nodejs package bundles npm) are used as they are.
+if [ "${1:-}" = "--deps" ]; then
+	command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+	command -v npm >/dev/null 2>&1 || missing="$missing npm"
+fi
 if [ -n "$missing" ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,6 +1,7 @@
 /* pc_mock.c - the scripted model (pc_mock.h). */
 #include "pc_mock.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,22 +35,89 @@ static int fault_index(const char *s)
 	return -1;
 }
 
+static const char *const script_keys[] = { "replies", "rules", "fallback",
+					   NULL };
+static const char *const reply_keys[] = { "content",	"tool_calls",
+					  "fault",	"reasoning_content",
+					  "chunk_size", NULL };
+static const char *const call_keys[] = { "name", "arguments", "arguments_raw",
+					 NULL };
+static const char *const rule_keys[] = { "when", "reply", NULL };
+static const char *const when_keys[] = { "last_user_contains",
+					 "last_tool_contains", NULL };
+
+/* Every member of object `o` is one of `keys`: a misspelled key would
+ * otherwise be ignored and the script would mean something else. The
+ * error's `where` is the path of the key itself. */
+static int known_keys(const cJSON *o, const char *path, const char *what,
+		      const char *const *keys, struct pc_err *err)
+{
+	const cJSON *k;
+
+	cJSON_ArrayForEach(k, o)
+	{
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+		size_t i = 0;
+
+		while (keys[i] && strcmp(keys[i], k->string))
+			i++;
+		if (keys[i])
+			continue;
+		for (i = 0; keys[i]; i++)
+			pc_buf_addf(&b, "%s%s", i ? ", " : "", keys[i]);
+		pc_err_set(err, PC_EINVAL,
+			   "%s%sunknown key '%s' in %s (expected one of: %s)",
+			   path, *path ? ": " : "", k->string, what,
+			   pc_buf_cstr(&b));
+		snprintf(err->where, sizeof(err->where), "%s%s%s", path,
+			 *path ? "." : "", k->string);
+		pc_buf_release(&b);
+		return PC_EINVAL;
+	}
+	return 0;
+}
+
+/* PC_EINVAL "PATH: MESSAGE" with `where` = PATH. */
+static int bad(struct pc_err *err, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(struct pc_err *err, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pc_err_set(err, PC_EINVAL, "%s: %s", path, msg);
+	snprintf(err->where, sizeof(err->where), "%s", path);
+	return PC_EINVAL;
+}
+
+/* bad() for the member `key` of the object at `path`. */
+static int member(struct pc_err *err, const char *path, const char *key,
+		  const char *msg)
+{
+	char sub[256];
+
+	snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
+	return bad(err, sub, "%s", msg);
+}
+
 static int check_call(const cJSON *c, const char *path, struct pc_err *err)
 {
 	const cJSON *name = pc_serde_get(c, "name");
 	const cJSON *raw = pc_serde_get(c, "arguments_raw");
 
 	if (!cJSON_IsObject(c))
-		return pc_err_set(err, PC_EINVAL, "%s: not an object", path);
+		return bad(err, path, "not an object");
+	if (known_keys(c, path, "a tool call", call_keys, err))
+		return PC_EINVAL;
 	if (!cJSON_IsString(name))
-		return pc_err_set(err, PC_EINVAL, "%s: missing \"name\"", path);
+		return bad(err, path, "missing \"name\"");
 	if (raw && !cJSON_IsString(raw))
-		return pc_err_set(err, PC_EINVAL,
-				  "%s.arguments_raw: not a string", path);
+		return member(err, path, "arguments_raw", "not a string");
 	if (raw && pc_serde_get(c, "arguments"))
-		return pc_err_set(
-			err, PC_EINVAL,
-			"%s: both \"arguments\" and \"arguments_raw\"", path);
+		return bad(err, path, "both \"arguments\" and \"arguments_raw\"");
 	return 0;
 }
 
@@ -65,27 +133,23 @@ static int check_reply(const cJSON *r, const char *path, struct pc_err *err)
 	const cJSON *c;
 
 	if (!cJSON_IsObject(r))
-		return pc_err_set(err, PC_EINVAL, "%s: not an object", path);
+		return bad(err, path, "not an object");
+	if (known_keys(r, path, "a model reply", reply_keys, err))
+		return PC_EINVAL;
 	if (content && !cJSON_IsString(content) && !cJSON_IsNull(content))
-		return pc_err_set(err, PC_EINVAL, "%s.content: not a string",
-				  path);
+		return member(err, path, "content", "not a string");
 	if (reason && !cJSON_IsString(reason))
-		return pc_err_set(err, PC_EINVAL,
-				  "%s.reasoning_content: not a string", path);
+		return member(err, path, "reasoning_content", "not a string");
 	if (chunk && (!cJSON_IsNumber(chunk) || chunk->valuedouble < 1 ||
 		      chunk->valuedouble > 1e6))
-		return pc_err_set(err, PC_EINVAL,
-				  "%s.chunk_size: not a positive integer",
-				  path);
+		return member(err, path, "chunk_size", "not a positive integer");
 	if (fault &&
 	    (!cJSON_IsString(fault) || fault_index(fault->valuestring) < 0))
-		return pc_err_set(
-			err, PC_EINVAL,
-			"%s.fault: expected one of \"empty\", \"http_500\", \"http_429\", \"http_503\"",
-			path);
+		return member(
+			err, path, "fault",
+			"expected one of \"empty\", \"http_500\", \"http_429\", \"http_503\"");
 	if (calls && !cJSON_IsArray(calls))
-		return pc_err_set(err, PC_EINVAL, "%s.tool_calls: not an array",
-				  path);
+		return member(err, path, "tool_calls", "not an array");
 	cJSON_ArrayForEach(c, calls)
 	{
 		snprintf(sub, sizeof(sub), "%s.tool_calls[%d]", path, i++);
@@ -103,20 +167,22 @@ static int check_rule(const cJSON *rule, const char *path, struct pc_err *err)
 	char sub[256];
 
 	if (!cJSON_IsObject(rule))
-		return pc_err_set(err, PC_EINVAL, "%s: not an object", path);
+		return bad(err, path, "not an object");
+	if (known_keys(rule, path, "a model rule", rule_keys, err))
+		return PC_EINVAL;
 	if (!cJSON_IsObject(when))
-		return pc_err_set(err, PC_EINVAL, "%s: missing \"when\"", path);
+		return bad(err, path, "missing \"when\"");
+	snprintf(sub, sizeof(sub), "%s.when", path);
+	if (known_keys(when, sub, "a rule's 'when'", when_keys, err))
+		return PC_EINVAL;
 	u = pc_serde_get(when, "last_user_contains");
 	t = pc_serde_get(when, "last_tool_contains");
 	if ((u && !cJSON_IsString(u)) || (t && !cJSON_IsString(t)) ||
 	    (!u && !t))
-		return pc_err_set(
-			err, PC_EINVAL,
-			"%s.when: expected \"last_user_contains\" or \"last_tool_contains\" with a string",
-			path);
+		return bad(err, sub,
+			   "expected \"last_user_contains\" or \"last_tool_contains\" with a string");
 	if (!pc_serde_get(rule, "reply"))
-		return pc_err_set(err, PC_EINVAL, "%s: missing \"reply\"",
-				  path);
+		return bad(err, path, "missing \"reply\"");
 	snprintf(sub, sizeof(sub), "%s.reply", path);
 	return check_reply(pc_serde_get(rule, "reply"), sub, err);
 }
@@ -131,11 +197,14 @@ static int check_script(const cJSON *s, struct pc_err *err)
 	int i = 0, rc;
 
 	if (!cJSON_IsObject(s))
-		return pc_err_set(err, PC_EINVAL, "script: not an object");
+		return pc_err_set(err, PC_EINVAL,
+				  "the script is not a JSON object (replies, rules, fallback)");
+	if (known_keys(s, "", "the script", script_keys, err))
+		return PC_EINVAL;
 	if (replies && !cJSON_IsArray(replies))
-		return pc_err_set(err, PC_EINVAL, "replies: not an array");
+		return bad(err, "replies", "not an array");
 	if (rules && !cJSON_IsArray(rules))
-		return pc_err_set(err, PC_EINVAL, "rules: not an array");
+		return bad(err, "rules", "not an array");
 	cJSON_ArrayForEach(x, replies)
 	{
 		snprintf(path, sizeof(path), "replies[%d]", i++);

@@ -44,7 +44,12 @@ struct pc_mock;
 
 /* pc_mock_new_json - build a model from a script object (borrowed; copied).
  * Errors: PC_EINVAL with a message naming the JSON path of the bad part
- * ("replies[2].tool_calls[0]: missing \"name\""). */
+ * ("replies[2].tool_calls[0]: missing \"name\"", "replies[0]: unknown key
+ * 'contnt' in a model reply (expected one of: ...)": a key no level of
+ * the script has is an error, so a typo cannot silently change what the
+ * script means), and err->where the path of the offending member itself
+ * ("replies[0].contnt") for callers that point at it in a file
+ * (pc_model_script.h). The one set of errors for every loader. */
 int pc_mock_new_json(const cJSON *script, struct pc_mock **out,
 		     struct pc_err *err);
 /* pc_mock_new_text - the same from JSON text (serde_json semantics). */

@@ -1,4 +1,7 @@
-/* pc_mock_http.c - the scripted model over HTTP, on libmicrohttpd. */
+#define _GNU_SOURCE /* accept4, pipe2 */
+/* pc_mock_http.c - the scripted model over HTTP: the endpoints, the
+ * request log, and the server (a listening socket on 127.0.0.1, an accept
+ * thread, one thread per connection; the framing is pc_mock_http_wire.c). */
 #include "pc_mock_http.h"
 
 #include <sys/socket.h>
@@ -6,14 +9,17 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pc_mock.h"
 #include "pc_mock_http_impl.h"
@@ -21,25 +27,28 @@
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
+/* At most this many connections at once; more are answered 503. */
+#define MAX_CONNS 64
+/* The request line and header fields, bytes (431 past it). */
+#define MAX_HEAD ((size_t)64 << 10)
+
 struct pc_mock_http {
-	struct MHD_Daemon *daemon;
 	pthread_mutex_t lock;
-	pthread_cond_t done_cv;
+	pthread_cond_t done_cv; /* completed reached the budget; conns 0 */
 	struct pc__mock_state st;
 	cJSON *log;	    /* the request log */
 	unsigned received;  /* requests started */
 	unsigned completed; /* requests whose answer was sent or dropped */
+	int listen_fd;
+	int wake[2];	    /* the accept thread's wake-up pipe */
+	pthread_t acceptor;
+	atomic_int stop;    /* set by pc_mock_http_stop */
+	unsigned conns;	    /* connection threads alive */
 	/* pc_mock_http_rendezvous: refresh grants held until rv_n wait */
 	pthread_cond_t rv_cv;
 	unsigned rv_n, rv_hold_ms;
 	unsigned rv_waiting; /* in the current round */
 	unsigned rv_round;   /* bumped when a round is released */
-};
-
-/* One connection's request while its body arrives. */
-struct conn {
-	struct pc_buf body;
-	bool too_big;
 };
 
 /* The body of a streamed answer, handed out one event per call. */
@@ -58,14 +67,19 @@ void pc__mock_json_answer(struct pc__mock_ans *a, unsigned status, cJSON *v)
 }
 
 void pc__mock_error_answer(struct pc__mock_ans *a, unsigned status,
-			   const char *type, const char *msg)
+			   const char *type, const char *code,
+			   const char *msg)
 {
 	cJSON *v = cJSON_CreateObject();
 	cJSON *e = cJSON_AddObjectToObject(v, "error");
 
 	cJSON_AddStringToObject(e, "message", msg);
 	cJSON_AddStringToObject(e, "type", type);
-	cJSON_AddNumberToObject(e, "code", status);
+	cJSON_AddNullToObject(e, "param");
+	if (code)
+		cJSON_AddStringToObject(e, "code", code);
+	else
+		cJSON_AddNullToObject(e, "code");
 	pc__mock_json_answer(a, status, v);
 }
 
@@ -77,7 +91,7 @@ static cJSON *models(const struct pc__mock_state *st)
 	cJSON_AddStringToObject(v, "object", "list");
 	cJSON_AddStringToObject(m, "id", st->opts.model_id);
 	cJSON_AddStringToObject(m, "object", "model");
-	cJSON_AddNumberToObject(m, "created", 0);
+	cJSON_AddNumberToObject(m, "created", (double)st->started);
 	cJSON_AddStringToObject(m, "owned_by", "plugcheck");
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(v, "data"), m);
 	return v;
@@ -98,7 +112,8 @@ static void fault(struct pc__mock_ans *a, int status)
 		 "plugcheck mock-model: scripted HTTP %d fault", status);
 	pc__mock_error_answer(
 		a, (unsigned)status,
-		status == 429 ? "rate_limit_error" : "server_error", msg);
+		status == 429 ? "rate_limit_error" : "server_error",
+		status == 429 ? "rate_limit_exceeded" : NULL, msg);
 	if (status == 429) {
 		pc_strvec_push(&a->headers, "Retry-After");
 		pc_strvec_push(&a->headers, "0");
@@ -114,27 +129,66 @@ static cJSON *client_message(const cJSON *reply)
 	return msg;
 }
 
+static int tokens(size_t bytes)
+{
+	return (int)((bytes + 3) / 4);
+}
+
+static size_t json_bytes(const cJSON *v)
+{
+	char *t = v ? pc_serde_to_string(v) : NULL;
+	size_t n = t ? strlen(t) : 0;
+
+	free(t);
+	return n;
+}
+
+cJSON *pc__mock_usage(const cJSON *messages, const cJSON *tools,
+		      const cJSON *reply)
+{
+	cJSON *u = cJSON_CreateObject();
+	const cJSON *m, *c;
+	int prompt = 0, done = 0;
+
+	cJSON_ArrayForEach(m, messages)
+	{
+		c = pc_serde_get(m, "content");
+		prompt += 4 + tokens(cJSON_IsString(c) ? strlen(c->valuestring)
+						       : json_bytes(c));
+		prompt += tokens(json_bytes(pc_serde_get(m, "tool_calls")));
+	}
+	prompt += tokens(json_bytes(tools));
+	c = pc_serde_get(reply, "content");
+	if (cJSON_IsString(c))
+		done += tokens(strlen(c->valuestring));
+	c = pc_serde_get(reply, "reasoning_content");
+	if (cJSON_IsString(c))
+		done += tokens(strlen(c->valuestring));
+	cJSON_ArrayForEach(c, pc_serde_get(reply, "tool_calls"))
+		done += tokens(json_bytes(pc_serde_get(c, "function")));
+	cJSON_AddNumberToObject(u, "prompt_tokens", prompt);
+	cJSON_AddNumberToObject(u, "completion_tokens", done);
+	cJSON_AddNumberToObject(u, "total_tokens", prompt + done);
+	return u;
+}
+
 static void completion(struct pc__mock_ans *a, const cJSON *reply,
-		       const char *id, const char *model)
+		       const struct pc__mock_completion *m)
 {
 	cJSON *v = cJSON_CreateObject();
 	cJSON *ch = cJSON_CreateObject();
-	cJSON *u;
 	bool tools = cJSON_GetArraySize(pc_serde_get(reply, "tool_calls")) > 0;
 
-	cJSON_AddStringToObject(v, "id", id);
+	cJSON_AddStringToObject(v, "id", m->id);
 	cJSON_AddStringToObject(v, "object", "chat.completion");
-	cJSON_AddNumberToObject(v, "created", 0);
-	cJSON_AddStringToObject(v, "model", model);
+	cJSON_AddNumberToObject(v, "created", (double)m->created);
+	cJSON_AddStringToObject(v, "model", m->model);
 	cJSON_AddNumberToObject(ch, "index", 0);
 	cJSON_AddItemToObject(ch, "message", client_message(reply));
 	cJSON_AddStringToObject(ch, "finish_reason",
 				tools ? "tool_calls" : "stop");
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(v, "choices"), ch);
-	u = cJSON_AddObjectToObject(v, "usage");
-	cJSON_AddNumberToObject(u, "prompt_tokens", 0);
-	cJSON_AddNumberToObject(u, "completion_tokens", 0);
-	cJSON_AddNumberToObject(u, "total_tokens", 0);
+	cJSON_AddItemToObject(v, "usage", cJSON_Duplicate(m->usage, 1));
 	pc__mock_json_answer(a, 200, v);
 }
 
@@ -143,31 +197,38 @@ static bool chat(struct pc__mock_state *st, const struct pc__mock_req *r,
 		 struct pc__mock_ans *a)
 {
 	struct pc_err err = PC_ERR_INIT;
-	cJSON *body = NULL, *reply = NULL;
+	cJSON *body = NULL, *reply = NULL, *usage;
 	const cJSON *model, *so;
-	const char *model_id;
+	struct pc__mock_completion m = { .created = (long long)time(NULL) };
 	char id[48];
 	int status = 0;
 
 	if (pc_serde_parse(r->body, r->body_len, &body, &err) < 0) {
-		char *m = pc_xasprintf("request body is not JSON: %s", err.msg);
+		char *msg = pc_xasprintf("request body is not JSON: %s",
+					 err.msg);
 
-		pc__mock_error_answer(a, 400, "invalid_request_error", m);
-		free(m);
+		pc__mock_error_answer(a, 400, "invalid_request_error", NULL,
+				      msg);
+		free(msg);
 		return false;
 	}
 	if (pc_mock_reply(st->model, pc_serde_get(body, "messages"),
 			  pc_serde_get(body, "tools"), &reply, &status,
 			  &err) < 0) {
-		pc__mock_error_answer(a, 400, "invalid_request_error", err.msg);
+		pc__mock_error_answer(a, 400, "invalid_request_error", NULL,
+				      err.msg);
 		cJSON_Delete(body);
 		return false;
 	}
 	st->chat_requests++;
 	model = pc_serde_get(body, "model");
-	model_id =
+	m.model =
 		cJSON_IsString(model) ? model->valuestring : st->opts.model_id;
 	snprintf(id, sizeof(id), "chatcmpl-mock-%u", st->chat_requests);
+	m.id = id;
+	usage = pc__mock_usage(pc_serde_get(body, "messages"),
+			       pc_serde_get(body, "tools"), reply);
+	m.usage = usage;
 	if (!reply) {
 		fault(a, status ? status : 500);
 	} else if (cJSON_IsTrue(pc_serde_get(body, "stream"))) {
@@ -176,13 +237,14 @@ static bool chat(struct pc__mock_state *st, const struct pc__mock_req *r,
 		a->content_type = "text/event-stream";
 		pc_strvec_push(&a->headers, "Cache-Control");
 		pc_strvec_push(&a->headers, "no-cache");
-		pc__mock_sse_events(
-			reply, id, model_id, chunk_size_of(st->model),
-			cJSON_IsTrue(pc_serde_get(so, "include_usage")),
-			&a->sse);
+		if (!cJSON_IsTrue(pc_serde_get(so, "include_usage")))
+			m.usage = NULL;
+		pc__mock_sse_events(reply, &m, chunk_size_of(st->model),
+				    &a->sse);
 	} else {
-		completion(a, reply, id, model_id);
+		completion(a, reply, &m);
 	}
+	cJSON_Delete(usage);
 	cJSON_Delete(reply);
 	cJSON_Delete(body);
 	return true;
@@ -199,6 +261,7 @@ static void dispatch(struct pc__mock_state *st, const struct pc__mock_req *r,
 	if (!strncmp(r->path, "/v1/", 4) && st->opts.require_auth &&
 	    !pc__mock_authorized(st, r)) {
 		pc__mock_error_answer(a, 401, "invalid_request_error",
+				      "invalid_api_key",
 				      "missing or unknown Bearer token");
 	} else if (!strcmp(r->path, "/v1/chat/completions") && post) {
 		*recorded = chat(st, r, a);
@@ -206,40 +269,12 @@ static void dispatch(struct pc__mock_state *st, const struct pc__mock_req *r,
 		pc__mock_json_answer(a, 200, models(st));
 	} else if (!strcmp(r->path, "/v1/chat/completions") ||
 		   !strcmp(r->path, "/v1/models")) {
-		pc__mock_error_answer(a, 405, "invalid_request_error",
+		pc__mock_error_answer(a, 405, "invalid_request_error", NULL,
 				      "method not allowed");
 	} else {
-		pc__mock_error_answer(a, 404, "invalid_request_error",
+		pc__mock_error_answer(a, 404, "invalid_request_error", NULL,
 				      "no such endpoint");
 	}
-}
-
-static enum MHD_Result add_kv(void *cls, enum MHD_ValueKind kind,
-			      const char *key, const char *value)
-{
-	cJSON *obj = cls;
-	char *low = pc_xstrdup(key);
-	const cJSON *old;
-
-	(void)kind;
-	if (kind == MHD_HEADER_KIND)
-		for (char *c = low; *c; c++)
-			if (*c >= 'A' && *c <= 'Z')
-				*c = (char)(*c - 'A' + 'a');
-	old = pc_serde_get(obj, low);
-	if (old && kind == MHD_HEADER_KIND) {
-		char *j = pc_xasprintf("%s, %s", old->valuestring,
-				       value ? value : "");
-
-		cJSON_ReplaceItemInObjectCaseSensitive(obj, low,
-						       cJSON_CreateString(j));
-		free(j);
-	} else {
-		cJSON_DeleteItemFromObjectCaseSensitive(obj, low);
-		cJSON_AddStringToObject(obj, low, value ? value : "");
-	}
-	free(low);
-	return MHD_YES;
 }
 
 static void write_record(const struct pc_mock_http *s)
@@ -290,66 +325,6 @@ static void record(struct pc_mock_http *s, const struct pc__mock_req *r,
 	write_record(s);
 }
 
-static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-	struct stream *st = cls;
-	const char *ev;
-	size_t n;
-
-	(void)pos;
-	if (st->i >= st->events.nr)
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	ev = st->events.v[st->i];
-	n = strlen(ev + st->off);
-	if (n > max)
-		n = max;
-	memcpy(buf, ev + st->off, n);
-	st->off += n;
-	if (!ev[st->off]) {
-		st->i++;
-		st->off = 0;
-	}
-	return (ssize_t)n;
-}
-
-static void stream_free(void *cls)
-{
-	struct stream *st = cls;
-
-	pc_strvec_release(&st->events);
-	free(st);
-}
-
-static enum MHD_Result send_answer(struct MHD_Connection *c,
-				   struct pc__mock_ans *a)
-{
-	struct MHD_Response *resp;
-	enum MHD_Result rc;
-
-	if (a->sse.nr) {
-		struct stream *st = pc_xcalloc(1, sizeof(*st));
-
-		st->events = a->sse;
-		pc_strvec_init(&a->sse);
-		resp = MHD_create_response_from_callback(
-			MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
-	} else {
-		resp = MHD_create_response_from_buffer(
-			a->body.len, a->body.len ? a->body.data : (void *)"",
-			MHD_RESPMEM_MUST_COPY);
-	}
-	if (!resp)
-		return MHD_NO;
-	if (a->content_type)
-		MHD_add_response_header(resp, "Content-Type", a->content_type);
-	for (size_t i = 0; i + 1 < a->headers.nr; i += 2)
-		MHD_add_response_header(resp, a->headers.v[i],
-					a->headers.v[i + 1]);
-	rc = MHD_queue_response(c, a->status, resp);
-	MHD_destroy_response(resp);
-	return rc;
-}
-
 static struct timespec deadline_in(unsigned ms)
 {
 	struct timespec ts;
@@ -365,7 +340,7 @@ static struct timespec deadline_in(unsigned ms)
 }
 
 /* A refresh grant waits for the others of its round (its connection has
- * a thread of its own: single_use_refresh starts the daemon so). */
+ * a thread of its own: serve_conn). */
 static void rendezvous(struct pc_mock_http *s, const struct pc__mock_req *r)
 {
 	struct timespec ts;
@@ -393,96 +368,174 @@ static void rendezvous(struct pc_mock_http *s, const struct pc__mock_req *r)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static enum MHD_Result answer(struct pc_mock_http *s, struct MHD_Connection *c,
-			      const char *url, const char *method,
-			      struct conn *cn)
+/* One request: count it, answer it under the lock (the budget, a body
+ * over the limit, the endpoints), record it, send the answer. Returns
+ * whether the connection may carry another request. */
+static bool answer(struct pc_mock_http *s, struct pc__wire_conn *c,
+		   const struct pc__wire_limits *l, struct pc__wire_req *w)
 {
 	struct pc__mock_ans a = { .status = 500 };
-	struct pc__mock_req r = { .method = method, .path = url };
-	cJSON *query = cJSON_CreateObject(), *headers = cJSON_CreateObject();
-	bool recorded = false;
-	enum MHD_Result rc;
+	struct pc__mock_req r = { .method = w->method,
+				  .path = w->path,
+				  .query = w->query,
+				  .headers = w->headers,
+				  .body = pc_buf_cstr(&w->body),
+				  .body_len = w->body.len };
+	bool recorded = false, keep = w->keep_alive;
 
 	pc_buf_init(&a.body, PC_BUF_NOCAP);
 	pc_strvec_init(&a.headers);
 	pc_strvec_init(&a.sse);
-	MHD_get_connection_values(c, MHD_HEADER_KIND, add_kv, headers);
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_kv, query);
-	r.query = query;
-	r.headers = headers;
-	r.body = pc_buf_cstr(&cn->body);
-	r.body_len = cn->body.len;
 	rendezvous(s, &r);
 	pthread_mutex_lock(&s->lock);
+	s->received++;
 	if (s->st.opts.max_requests && s->received > s->st.opts.max_requests) {
 		char *m = pc_xasprintf(
 			"plugcheck mock-model: the budget of %u requests is used up",
 			s->st.opts.max_requests);
 
-		pc__mock_error_answer(&a, 503, "server_error", m);
+		pc__mock_error_answer(&a, 503, "server_error", NULL, m);
 		free(m);
-	} else if (cn->too_big) {
-		pc__mock_error_answer(&a, 413, "invalid_request_error",
-				      "request body too large");
+	} else if (w->too_big) {
+		char *m = pc_xasprintf(
+			"request body too large: the limit is %zu bytes",
+			s->st.opts.max_body);
+
+		pc__mock_error_answer(&a, 413, "invalid_request_error", NULL,
+				      m);
+		free(m);
 	} else {
 		dispatch(&s->st, &r, &a, &recorded);
 	}
 	record(s, &r, &a, recorded);
 	pthread_mutex_unlock(&s->lock);
-	rc = send_answer(c, &a);
-	cJSON_Delete(query);
-	cJSON_Delete(headers);
+	if (pc__wire_send(c, l, w, &a, keep && !s->stop) < 0)
+		keep = false;
 	pc_buf_release(&a.body);
 	pc_strvec_release(&a.headers);
 	pc_strvec_release(&a.sse);
-	return rc;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_size, void **con_cls)
-{
-	struct pc_mock_http *s = cls;
-	struct conn *cn = *con_cls;
-
-	(void)version;
-	if (!cn) {
-		cn = pc_xcalloc(1, sizeof(*cn));
-		pc_buf_init(&cn->body, s->st.opts.max_body);
-		*con_cls = cn;
-		pthread_mutex_lock(&s->lock);
-		s->received++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		if (pc_buf_add(&cn->body, upload, *upload_size) < 0)
-			cn->too_big = true;
-		*upload_size = 0;
-		return MHD_YES;
-	}
-	return answer(s, c, url, method, cn);
-}
-
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
-			 enum MHD_RequestTerminationCode toe)
-{
-	struct pc_mock_http *s = cls;
-	struct conn *cn = *con_cls;
-
-	(void)c;
-	(void)toe;
-	if (!cn)
-		return;
-	pc_buf_release(&cn->body);
-	free(cn);
-	*con_cls = NULL;
 	pthread_mutex_lock(&s->lock);
 	s->completed++;
 	if (s->st.opts.max_requests && s->completed >= s->st.opts.max_requests)
 		pthread_cond_broadcast(&s->done_cv);
 	pthread_mutex_unlock(&s->lock);
+	return keep && !s->stop;
+}
+
+/* A request the wire refused (malformed, too large a head, ...): its
+ * JSON error, then the connection closes. Not a request of the API, so
+ * neither counted nor recorded. */
+static void refuse(struct pc__wire_conn *c, const struct pc__wire_limits *l,
+		   int status, const char *why)
+{
+	struct pc__mock_ans a = { .status = (unsigned)status };
+
+	pc_buf_init(&a.body, PC_BUF_NOCAP);
+	pc_strvec_init(&a.headers);
+	pc_strvec_init(&a.sse);
+	pc__mock_error_answer(&a, (unsigned)status, "invalid_request_error",
+			      NULL, why);
+	pc__wire_send(c, l, NULL, &a, false);
+	pc_buf_release(&a.body);
+	pc_strvec_release(&a.headers);
+}
+
+struct conn_arg {
+	struct pc_mock_http *s;
+	int fd;
+};
+
+static void *serve_conn(void *p)
+{
+	struct conn_arg *ca = p;
+	struct pc_mock_http *s = ca->s;
+	const struct pc__wire_limits l = {
+		.max_head = MAX_HEAD,
+		.max_body = s->st.opts.max_body,
+		.timeout_ms = (int)s->st.opts.conn_timeout_s * 1000,
+		.stop = &s->stop,
+	};
+	struct pc__wire_conn c = { .fd = ca->fd };
+	bool more = true;
+
+	free(ca);
+	pc_buf_init(&c.in, MAX_HEAD + l.max_body + ((size_t)64 << 10));
+	while (more) {
+		struct pc__wire_req w = { 0 };
+		const char *why = "";
+		int rc = pc__wire_read(&c, &l, &w, &why);
+
+		if (rc == 1)
+			more = false;
+		else if (rc) {
+			refuse(&c, &l, rc, why);
+			more = false;
+		} else {
+			more = answer(s, &c, &l, &w);
+		}
+		pc__wire_req_release(&w);
+	}
+	pc__wire_close(&c);
+	pthread_mutex_lock(&s->lock);
+	s->conns--;
+	pthread_cond_broadcast(&s->done_cv);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* Over MAX_CONNS: a short 503 and close, without a thread. */
+static void busy(int fd)
+{
+	static const char msg[] =
+		"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+		"Content-Length: 120\r\nConnection: close\r\n\r\n"
+		"{\"error\":{\"code\":null,\"message\":\"plugcheck mock-model: too many connections at once\",\"param\":null,\"type\":\"server_error\"}}";
+
+	if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		(void)0; /* the client is gone: nothing to tell */
+	close(fd);
+}
+
+static void *accept_loop(void *p)
+{
+	struct pc_mock_http *s = p;
+
+	while (!s->stop) {
+		struct pollfd pf[2] = { { .fd = s->listen_fd, .events = POLLIN },
+					{ .fd = s->wake[0], .events = POLLIN } };
+		struct conn_arg *ca;
+		pthread_attr_t at;
+		pthread_t t;
+		int fd;
+
+		if (poll(pf, 2, 1000) <= 0 || !(pf[0].revents & POLLIN))
+			continue;
+		fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		pthread_mutex_lock(&s->lock);
+		if (s->conns >= MAX_CONNS || s->stop) {
+			pthread_mutex_unlock(&s->lock);
+			busy(fd);
+			continue;
+		}
+		s->conns++;
+		pthread_mutex_unlock(&s->lock);
+		ca = pc_xcalloc(1, sizeof(*ca));
+		ca->s = s;
+		ca->fd = fd;
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&t, &at, serve_conn, ca)) {
+			free(ca);
+			close(fd);
+			pthread_mutex_lock(&s->lock);
+			s->conns--;
+			pthread_mutex_unlock(&s->lock);
+		}
+		pthread_attr_destroy(&at);
+	}
+	return NULL;
 }
 
 static void init_sync(struct pc_mock_http *s)
@@ -499,6 +552,12 @@ static void init_sync(struct pc_mock_http *s)
 
 static void free_server(struct pc_mock_http *s)
 {
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	if (s->wake[0] >= 0)
+		close(s->wake[0]);
+	if (s->wake[1] >= 0)
+		close(s->wake[1]);
 	pthread_cond_destroy(&s->done_cv);
 	pthread_cond_destroy(&s->rv_cv);
 	pthread_mutex_destroy(&s->lock);
@@ -510,21 +569,46 @@ static void free_server(struct pc_mock_http *s)
 	free(s);
 }
 
+/* The listening socket on 127.0.0.1 only: never INADDR_ANY or another
+ * interface. Returns the fd or -1 (errno set). */
+static int listen_on(unsigned port, unsigned *bound)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, e;
+
+	if (fd < 0)
+		return -1;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((uint16_t)port);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 64) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*bound = ntohs(a.sin_port);
+	return fd;
+}
+
 int pc_mock_http_start(struct pc_mock *m, const struct pc_mock_http_opts *opts,
 		       struct pc_mock_http **out, struct pc_err *err)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
 	struct pc_mock_http *s;
-	const union MHD_DaemonInfo *info;
+	int e;
 
 	*out = NULL;
 	if (opts->port > 65535)
 		return pc_err_set(err, PC_EINVAL, "port %u is out of range",
 				  opts->port);
 	s = pc_xcalloc(1, sizeof(*s));
+	s->listen_fd = s->wake[0] = s->wake[1] = -1;
 	init_sync(s);
 	s->st.model = m;
 	s->st.opts = *opts;
+	s->st.started = (long long)time(NULL);
 	if (!s->st.opts.model_id)
 		s->st.opts.model_id = "plugcheck-mock";
 	if (!s->st.opts.conn_timeout_s)
@@ -533,31 +617,15 @@ int pc_mock_http_start(struct pc_mock *m, const struct pc_mock_http_opts *opts,
 		s->st.opts.max_body = (size_t)8 << 20;
 	pc_strvec_init(&s->st.tokens);
 	s->log = cJSON_CreateArray();
-	/* 127.0.0.1 only: the listening socket is bound to loopback here,
-	 * never to INADDR_ANY or another interface. */
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons((uint16_t)opts->port);
-	errno = 0;
-	s->daemon = MHD_start_daemon(
-		(opts->single_use_refresh ? MHD_USE_THREAD_PER_CONNECTION
-					  : MHD_USE_AUTO) |
-			MHD_USE_INTERNAL_POLLING_THREAD,
-		(uint16_t)opts->port, NULL, NULL, on_request, s,
-		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a,
-		MHD_OPTION_CONNECTION_TIMEOUT,
-		(unsigned int)s->st.opts.conn_timeout_s,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64, MHD_OPTION_END);
-	if (!s->daemon) {
-		int e = errno;
-
+	s->listen_fd = listen_on(opts->port, &s->st.port);
+	if (s->listen_fd < 0 || pipe2(s->wake, O_CLOEXEC) ||
+	    pthread_create(&s->acceptor, NULL, accept_loop, s)) {
+		e = errno;
 		free_server(s);
 		return pc_err_set_errno(err, PC_EIO, e ? e : EADDRINUSE,
 					"cannot serve on 127.0.0.1:%u",
 					opts->port);
 	}
-	info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
-	s->st.port = info ? info->port : opts->port;
 	*out = s;
 	return 0;
 }
@@ -566,7 +634,15 @@ void pc_mock_http_stop(struct pc_mock_http *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->daemon);
+	s->stop = 1;
+	if (write(s->wake[1], "x", 1) < 0)
+		(void)0; /* the acceptor also wakes within a second */
+	pthread_join(s->acceptor, NULL);
+	/* every connection thread sees `stop` within a poll tick */
+	pthread_mutex_lock(&s->lock);
+	while (s->conns)
+		pthread_cond_wait(&s->done_cv, &s->lock);
+	pthread_mutex_unlock(&s->lock);
 	free_server(s);
 }
 

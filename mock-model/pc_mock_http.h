@@ -26,6 +26,20 @@
  * With `require_auth`, /v1/... answer 401 unless the request carries
  * `Authorization: Bearer <a token this server issued>`.
  *
+ * Completions carry `created` (Unix seconds) and `usage` (token counts
+ * estimated at 4 bytes a token plus 4 per message: pc__mock_usage). Every
+ * error is an OpenAI error object {"error":{"message","type","param":
+ * null,"code"}} with `code` a string ("rate_limit_exceeded",
+ * "invalid_api_key") or null.
+ *
+ * The server does its own HTTP/1.1 framing (pc_mock_http_wire.c): one
+ * thread per connection (at most 64; more get 503), keep-alive,
+ * Content-Length or chunked request bodies, Expect: 100-continue. A
+ * request it cannot take gets one JSON error answer and the connection
+ * closes: 400 (malformed request line, field or Content-Length), 413 (a
+ * declared body over `max_body`, before any of it is read), 417, 431
+ * (a head over 64 KiB), 501, 505.
+ *
  * Every request (any path) is recorded as {"method","path","query",
  * "headers":{lower-case name: value, repeats joined by ", "},"body",
  * "status"}; chat requests are also attached to the pc_mock transcript
@@ -102,7 +116,7 @@ struct pc_mock_http_opts {
  * must outlive the server) from a background thread. On success *out
  * gets a new server (stop and free it with pc_mock_http_stop) and returns
  * 0. Errors: PC_EINVAL for a port over 65535; PC_EIO when the port cannot
- * be bound or the daemon not started (err says why). Does not block. */
+ * be bound or the accept thread not started (err says why). Does not block. */
 int pc_mock_http_start(struct pc_mock *m, const struct pc_mock_http_opts *opts,
 		       struct pc_mock_http **out, struct pc_err *err);
 

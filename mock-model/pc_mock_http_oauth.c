@@ -15,17 +15,6 @@
 #define REFRESH_PREFIX "mock-refresh-"
 #define GRANT_DEVICE   "urn:ietf:params:oauth:grant-type:device_code"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* form_decode - application/x-www-form-urlencoded text of `n` bytes into
  * a new object (a repeated name keeps the last value). */
 static cJSON *form_decode(const char *s, size_t n)
@@ -50,10 +39,10 @@ static cJSON *form_decode(const char *s, size_t n)
 			cur = &k;
 		} else if (c == '=' && cur == &k) {
 			cur = &v;
-		} else if (c == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 &&
-			   hexval(s[i + 2]) >= 0) {
-			pc_buf_addch(cur, (char)(hexval(s[i + 1]) * 16 +
-						 hexval(s[i + 2])));
+		} else if (c == '%' && i + 2 < n && pc__mock_hexval(s[i + 1]) >= 0 &&
+			   pc__mock_hexval(s[i + 2]) >= 0) {
+			pc_buf_addch(cur, (char)(pc__mock_hexval(s[i + 1]) * 16 +
+						 pc__mock_hexval(s[i + 2])));
 			i += 2;
 		} else {
 			pc_buf_addch(cur, c == '+' ? ' ' : c);

@@ -8,7 +8,7 @@
 #include "pc_xalloc.h"
 
 struct sse {
-	const char *id, *model;
+	const struct pc__mock_completion *m;
 	struct pc_strvec *out;
 };
 
@@ -20,10 +20,10 @@ static void emit(const struct sse *s, cJSON *delta, const char *finish)
 	cJSON *ch = cJSON_CreateObject();
 	char *text;
 
-	cJSON_AddStringToObject(v, "id", s->id);
+	cJSON_AddStringToObject(v, "id", s->m->id);
 	cJSON_AddStringToObject(v, "object", "chat.completion.chunk");
-	cJSON_AddNumberToObject(v, "created", 0);
-	cJSON_AddStringToObject(v, "model", s->model);
+	cJSON_AddNumberToObject(v, "created", (double)s->m->created);
+	cJSON_AddStringToObject(v, "model", s->m->model);
 	cJSON_AddNumberToObject(ch, "index", 0);
 	cJSON_AddItemToObject(ch, "delta", delta);
 	if (finish)
@@ -117,11 +117,11 @@ static void tool_deltas(const struct sse *s, const cJSON *calls, size_t chunk)
 	}
 }
 
-void pc__mock_sse_events(const cJSON *reply, const char *id, const char *model,
-			 size_t chunk_size, bool include_usage,
-			 struct pc_strvec *out)
+void pc__mock_sse_events(const cJSON *reply,
+			 const struct pc__mock_completion *m,
+			 size_t chunk_size, struct pc_strvec *out)
 {
-	const struct sse s = { .id = id, .model = model, .out = out };
+	const struct sse s = { .m = m, .out = out };
 	const cJSON *content = pc_serde_get(reply, "content");
 	const cJSON *reasoning = pc_serde_get(reply, "reasoning_content");
 	const cJSON *calls = pc_serde_get(reply, "tool_calls");
@@ -138,20 +138,16 @@ void pc__mock_sse_events(const cJSON *reply, const char *id, const char *model,
 	tool_deltas(&s, calls, chunk_size);
 	emit(&s, cJSON_CreateObject(),
 	     cJSON_GetArraySize(calls) > 0 ? "tool_calls" : "stop");
-	if (include_usage) {
+	if (m->usage) {
 		cJSON *v = cJSON_CreateObject();
-		cJSON *u;
 		char *text;
 
-		cJSON_AddStringToObject(v, "id", id);
+		cJSON_AddStringToObject(v, "id", m->id);
 		cJSON_AddStringToObject(v, "object", "chat.completion.chunk");
-		cJSON_AddNumberToObject(v, "created", 0);
-		cJSON_AddStringToObject(v, "model", model);
+		cJSON_AddNumberToObject(v, "created", (double)m->created);
+		cJSON_AddStringToObject(v, "model", m->model);
 		cJSON_AddArrayToObject(v, "choices");
-		u = cJSON_AddObjectToObject(v, "usage");
-		cJSON_AddNumberToObject(u, "prompt_tokens", 0);
-		cJSON_AddNumberToObject(u, "completion_tokens", 0);
-		cJSON_AddNumberToObject(u, "total_tokens", 0);
+		cJSON_AddItemToObject(v, "usage", cJSON_Duplicate(m->usage, 1));
 		text = pc_serde_to_string(v);
 		pc_strvec_push_nodup(out, pc_xasprintf("data: %s\n\n", text));
 		free(text);

@@ -164,36 +164,6 @@ static int read_template(const char *root, const char *rel, struct pc_buf *out,
 	return rc ? PC_ENOENT : 0;
 }
 
-char *pc__scaffold_render(const char *text, const char *const *kv)
-{
-	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
-	const char *p = text;
-
-	pc_buf_adds(&b, "");
-	while (*p) {
-		const char *hit = NULL;
-		size_t klen = 0;
-
-		if (p[0] == '{' && p[1] == '{') {
-			for (size_t i = 0; kv[i]; i += 2) {
-				klen = strlen(kv[i]);
-				if (!strncmp(p + 2, kv[i], klen) &&
-				    !strncmp(p + 2 + klen, "}}", 2)) {
-					hit = kv[i + 1];
-					break;
-				}
-			}
-		}
-		if (hit) {
-			pc_buf_adds(&b, hit);
-			p += klen + 4;
-		} else {
-			pc_buf_addch(&b, *p++);
-		}
-	}
-	return pc_buf_detach(&b, NULL);
-}
-
 int pc__scaffold_render_template(const char *root, const char *rel,
 				 const char *const *kv, char **out,
 				 struct pc_err *err)
@@ -202,7 +172,7 @@ int pc__scaffold_render_template(const char *root, const char *rel,
 	int rc = read_template(root, rel, &t, err);
 
 	if (!rc)
-		*out = pc__scaffold_render(pc_buf_cstr(&t), kv);
+		rc = pc__scaffold_render(rel, pc_buf_cstr(&t), kv, out, err);
 	pc_buf_release(&t);
 	return rc;
 }
@@ -290,35 +260,41 @@ static const char *manifest_template(const struct pc_scaffold_part *p)
 	return t[p->kind];
 }
 
-/* Splice the shared helpers into a script: READ_INPUT (c), JSON_C (c)
- * and JSON_SH (sh), each rendered with `kv` first. */
-static int add_includes(const char *root, const char *lang,
-			const char *const *kv, char **text, struct pc_err *err)
+/* Render script template `rel` with the shared helpers spliced in:
+ * READ_INPUT (c), JSON_C (c) and JSON_SH (sh), each rendered with `kv`
+ * first, all substituted in the same single pass as `kv`. */
+static int render_script(const char *root, const char *lang, const char *rel,
+			 const char *const *kv, char **text, struct pc_err *err)
 {
 	static const char *const incs[][3] = {
 		{ "c", "READ_INPUT", "catalyst/c/read_input.inc" },
 		{ "c", "JSON_C", "catalyst/c/json.inc" },
 		{ "sh", "JSON_SH", "catalyst/sh/json.inc" },
 	};
+	enum { NINC = sizeof(incs) / sizeof(incs[0]) };
+	const char *all[64];
+	char *inc[NINC] = { NULL };
+	size_t n = 0;
+	int rc = 0;
 
-	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++) {
-		const char *kv2[] = { incs[i][1], NULL, NULL };
-		char *inc = NULL, *full;
-		int rc;
-
+	while (kv[n] && n + 2 * NINC + 1 < sizeof(all) / sizeof(all[0])) {
+		all[n] = kv[n];
+		n++;
+	}
+	for (size_t i = 0; i < NINC && !rc; i++) {
 		if (strcmp(lang, incs[i][0]))
 			continue;
-		rc = pc__scaffold_render_template(root, incs[i][2], kv, &inc,
+		rc = pc__scaffold_render_template(root, incs[i][2], kv, &inc[i],
 						  err);
-		if (rc)
-			return rc;
-		kv2[1] = inc;
-		full = pc__scaffold_render(*text, kv2);
-		free(*text);
-		free(inc);
-		*text = full;
+		all[n++] = incs[i][1];
+		all[n++] = inc[i];
 	}
-	return 0;
+	all[n] = NULL;
+	if (!rc)
+		rc = pc__scaffold_render_template(root, rel, all, text, err);
+	for (size_t i = 0; i < NINC; i++)
+		free(inc[i]);
+	return rc;
 }
 
 static int plan_script(const struct pc_scaffold_opts *o, const char *root,
@@ -339,10 +315,8 @@ static int plan_script(const struct pc_scaffold_opts *o, const char *root,
 	}
 	rel = pc_xasprintf("catalyst/%s/%s.%s%s", o->lang, script_template(p),
 			   ext_of(o->lang), c ? ".in" : "");
-	rc = pc__scaffold_render_template(root, rel, kv, &text, err);
+	rc = render_script(root, o->lang, rel, kv, &text, err);
 	free(rel);
-	if (!rc)
-		rc = add_includes(root, o->lang, kv, &text, err);
 	if (!rc)
 		pc__scaffold_plan_take(plan, source, text, !c);
 	else

@@ -81,6 +81,18 @@ struct pc_scaffold_opts {
  * naming every place looked at and the fix. */
 char *pc_scaffold_templates_dir(struct pc_err *err);
 
+/* Letters and digits, for pc_scaffold_only sets. */
+#define PC_SCAFFOLD_ALNUM \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/* pc_scaffold_only - `s` is not empty and every byte of it is in `set`. */
+bool pc_scaffold_only(const char *s, const char *set);
+
+/* pc_scaffold_shell_word - `s` as one POSIX shell word: as it is when it
+ * holds only letters, digits and _ . / @ % + = : , -, else in single
+ * quotes (a ' written as '\''). Returns a new string (caller frees). */
+char *pc_scaffold_shell_word(const char *s);
+
 /* pc_scaffold_capabilities - the capabilities the host infers (R3.2) for
  * a manifest holding exactly `parts`, sorted and unique, appended to
  * *out (which the caller owns). A system prompt implies nothing. */

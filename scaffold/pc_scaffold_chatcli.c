@@ -71,11 +71,28 @@ int pc__scaffold_new_chatcli(const struct pc_scaffold_opts *o,
 	build = c ? pc_xstrdup(
 			    "make                                 # builds bin/ from src/\n")
 		  : pc_xstrdup("");
-	ignore = c ? pc_xasprintf("bin/%s\nbin/%s.sig\n", o->name, o->name)
-		   : pc_xstrdup("");
-	note = c ? pc_xasprintf(", built from `src/%s.c` by `make`", o->name)
-		 : pc_xstrdup("");
-	{
+	ignore = pc_xstrdup("");
+	note = pc_xstrdup("");
+	if (c) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		if (pc__scaffold_quote("word", 4, bin, &b))
+			rc = pc_err_set(
+				err, PC_EINVAL,
+				"'%s' cannot be a .gitignore line: use letters, digits and _ - . only",
+				bin);
+		pc_buf_adds(&b, "\n");
+		pc__scaffold_quote("word", 4, bin, &b);
+		pc_buf_adds(&b, ".sig\n");
+		free(ignore);
+		ignore = pc_buf_detach(&b, NULL);
+		pc_buf_adds(&b, ", built from ");
+		pc__scaffold_quote("code", 4, src, &b);
+		pc_buf_adds(&b, " by `make`");
+		free(note);
+		note = pc_buf_detach(&b, NULL);
+	}
+	if (!rc) {
 		const char *kv[] = { "PLUGIN", o->name,	      "SCHEMA",
 				     schema,   "SCHEMA_C",    schema_c,
 				     "BUILD",  build,	      "BUILD_IGNORE",

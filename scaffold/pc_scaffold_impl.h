@@ -37,9 +37,28 @@ void pc__scaffold_plan_release(struct pc__scaffold_plan *plan);
 void pc__scaffold_plan_take(struct pc__scaffold_plan *plan, const char *path,
 			    char *data, bool exec);
 
-/* `text` with every {{KEY}} of the NULL-terminated key/value list kv
- * replaced by its value; other braces are kept. Returns a new string. */
-char *pc__scaffold_render(const char *text, const char *const *kv);
+/* Render `text` (template `tmpl`, named in errors) into *out (a new
+ * string): every {{KEY}} or {{KEY|f|g}} whose KEY is in the
+ * NULL-terminated key/value list kv is replaced by its value passed
+ * through the quoting filters f, then g (pc__scaffold_quote); other
+ * braces are kept. One pass: text a value brings in is never scanned
+ * again. A user-given key (PLUGIN, NAME, POINT, PROVIDER, SCRIPT) must
+ * name a filter. Returns 0, or PC_EINVAL with err naming the template
+ * and placeholder (no filter, an unknown filter) or the value a filter
+ * cannot carry. */
+int pc__scaffold_render(const char *tmpl, const char *text,
+			const char *const *kv, char **out, struct pc_err *err);
+/* pc__scaffold_quote - append `s` quoted by the filter named by the
+ * n bytes at `filter` to *out: json (inside a JSON or YAML "..."), sh
+ * (one shell word '...'), sq (inside sh '...'), dq (inside sh "..."),
+ * py (inside a Python string literal), c (inside a C string literal),
+ * pct (a printf format's literal text: % doubled), ccmt (inside a C
+ * comment), cmt (inside a '#' comment: one line), code (a markdown code
+ * span), md (markdown inline text), word (make targets, .gitignore lines: letters, digits, _ - . / @
+ * only). Returns 0, -1 when `s` cannot be carried (word), -2 for an
+ * unknown filter. */
+int pc__scaffold_quote(const char *filter, size_t n, const char *s,
+		       struct pc_buf *out);
 /* Read template root/rel and render it into *out (new string). Returns 0
  * or PC_ENOENT naming the template. */
 int pc__scaffold_render_template(const char *root, const char *rel,

@@ -41,16 +41,24 @@ static void add_item(struct pc_buf *items, const struct pc_buf *frag)
 	pc_buf_addf(items, "    %s", pc_buf_cstr(frag));
 }
 
+/* Append `before`, `s` quoted by `filter`, then `after`. */
+static void add_quoted(struct pc_buf *b, const char *before, const char *filter,
+		       const char *s, const char *after)
+{
+	pc_buf_adds(b, before);
+	pc__scaffold_quote(filter, strlen(filter), s, b);
+	pc_buf_adds(b, after);
+}
+
 static void manifest_head(struct pc_buf *m, const struct pc_scaffold_opts *o)
 {
 	struct pc_strvec caps = PC_STRVEC_INIT;
 
 	pc_scaffold_capabilities(o->parts, o->nparts, &caps);
-	pc_buf_addf(m,
-		    "{\n  \"name\": \"%s\",\n  \"version\": \"0.1.0\",\n"
-		    "  \"description\": \"Describe what %s does.\",\n"
-		    "  \"capabilities\": [",
-		    o->name, o->name);
+	add_quoted(m, "{\n  \"name\": \"", "json", o->name,
+		   "\",\n  \"version\": \"0.1.0\",\n");
+	add_quoted(m, "  \"description\": \"Describe what ", "json", o->name,
+		   " does.\",\n  \"capabilities\": [");
 	for (size_t i = 0; i < caps.nr; i++)
 		pc_buf_addf(m, "%s\"%s\"", i ? ", " : "", caps.v[i]);
 	pc_buf_adds(m, "]");
@@ -59,27 +67,30 @@ static void manifest_head(struct pc_buf *m, const struct pc_scaffold_opts *o)
 
 static void readme_line(struct pc_buf *parts, const struct pc_scaffold_part *p)
 {
+	char *slashed = pc_xasprintf("/%s", p->name ? p->name : "");
+
 	switch (p->kind) {
 	case PC_SCAFFOLD_HOOK:
-		pc_buf_addf(parts, "- hook `%s` (%s)\n", p->name,
-			    p->blocking ? "blocking: denies on failure"
-					: "advisory");
+		add_quoted(parts, "- hook ", "code", p->name,
+			   p->blocking ? " (blocking: denies on failure)\n"
+				       : " (advisory)\n");
 		break;
 	case PC_SCAFFOLD_TOOL:
-		pc_buf_addf(parts, "- tool `%s` (%s)\n", p->name,
-			    p->readonly ? "readonly" : "destructive");
+		add_quoted(parts, "- tool ", "code", p->name,
+			   p->readonly ? " (readonly)\n" : " (destructive)\n");
 		break;
 	case PC_SCAFFOLD_COMMAND:
-		pc_buf_addf(parts, "- slash command `/%s` (%s)\n", p->name,
-			    p->prompt ? "prompt template" : "script");
+		add_quoted(parts, "- slash command ", "code", slashed,
+			   p->prompt ? " (prompt template)\n" : " (script)\n");
 		break;
 	case PC_SCAFFOLD_OAUTH:
-		pc_buf_addf(parts, "- OAuth provider `%s`\n", p->name);
+		add_quoted(parts, "- OAuth provider ", "code", p->name, "\n");
 		break;
 	case PC_SCAFFOLD_MEMORY:
 		pc_buf_adds(parts, "- memory provider\n");
 		break;
 	}
+	free(slashed);
 }
 
 static int plan_static(const struct pc_scaffold_opts *o,
@@ -106,44 +117,16 @@ static int plan_static(const struct pc_scaffold_opts *o,
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct pc_buf t = PC_BUF_INIT(MANIFEST_MAX);
-		char *path;
+		char *text = NULL;
 		int rc;
 
 		if (i == 4 && !c)
 			break;
-		path = pc_fs_join(o->templates, files[i][0]);
-		rc = pc_fs_read_capped(path, &t, err);
-		free(path);
-		if (rc) {
-			pc_buf_release(&t);
-			return pc_err_set(err, PC_ENOENT,
-					  "cannot read template '%s'",
-					  files[i][0]);
-		}
-		/* render only the keys above: reuse the part renderer's rule */
-		struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
-		const char *s = pc_buf_cstr(&t);
-
-		pc_buf_adds(&out, "");
-		while (*s) {
-			size_t k = 0;
-
-			while (kv[k] &&
-			       !(s[0] == '{' && s[1] == '{' &&
-				 !strncmp(s + 2, kv[k], strlen(kv[k])) &&
-				 !strncmp(s + 2 + strlen(kv[k]), "}}", 2)))
-				k += 2;
-			if (kv[k]) {
-				pc_buf_adds(&out, kv[k + 1]);
-				s += strlen(kv[k]) + 4;
-			} else {
-				pc_buf_addch(&out, *s++);
-			}
-		}
-		pc_buf_release(&t);
-		pc__scaffold_plan_take(plan, files[i][1],
-				       pc_buf_detach(&out, NULL), false);
+		rc = pc__scaffold_render_template(o->templates, files[i][0], kv,
+						  &text, err);
+		if (rc)
+			return rc;
+		pc__scaffold_plan_take(plan, files[i][1], text, false);
 	}
 	return 0;
 }
@@ -188,10 +171,9 @@ int pc_scaffold_new(const struct pc_scaffold_opts *o, struct pc_strvec *written,
 		pc_buf_addf(&m, ",\n  \"memory_provider\": %s",
 			    pc_buf_cstr(&sec[PC_SCAFFOLD_MEMORY]) + 4);
 	if (o->system_prompt) {
-		pc_buf_addf(
-			&m,
-			",\n  \"system_prompt\": \"Describe the standing instructions %s gives the model.\"",
-			o->name);
+		add_quoted(&m,
+			   ",\n  \"system_prompt\": \"Describe the standing instructions ",
+			   "json", o->name, " gives the model.\"");
 		pc_buf_adds(&parts, "- a system prompt fragment\n");
 	}
 	pc_buf_adds(&m, "\n}\n");

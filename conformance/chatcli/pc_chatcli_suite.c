@@ -1090,6 +1090,9 @@ static void fill_summary(struct ctx *c, const struct pc_chatcli_dir *d)
 		ok = !serr && e->probe.loaded;
 		pc_report_add_load(c->r, e->file, ok,
 				   serr ? serr : e->probe.host_error);
+		if (e->probe.loaded)
+			pc_report_load_names(c->r, e->probe.meta.name,
+					     e->probe.meta.version);
 		if (!c->r->name && e->probe.loaded) {
 			c->r->name = pc_xstrdup(e->probe.meta.name);
 			c->r->version = pc_xstrdup(e->probe.meta.version);

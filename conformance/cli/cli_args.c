@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_cli_scaffold.h"
 #include "pc_cmd.h"
 #include "pc_contract.h"
 #include "pc_exit.h"
@@ -22,6 +23,14 @@ int pc_cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nRun `plugcheck %s --help` for usage.\n", cmd);
 	return PC_EXIT_USAGE;
+}
+
+int pc_cli_scaffold_usage(const char *cmd, char *msg)
+{
+	int rc = pc_cli_usage_error(cmd, "%s", msg);
+
+	free(msg);
+	return rc;
 }
 
 static const struct pc_opt *find_long(const struct pc_cmd *c, const char *name,

@@ -11,6 +11,7 @@
 #include "pc_finding.h"
 #include "pc_fs.h"
 #include "pc_manifest.h"
+#include "pc_rust.h"
 #include "pc_xalloc.h"
 
 static int fail(char **msg, char *text)
@@ -36,14 +37,7 @@ static bool carries_args(const char *point)
 /* File-name-safe names: the generated paths embed them. */
 static bool is_simple(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-",
-			    *s))
-			return false;
-	return true;
+	return pc_scaffold_only(s, PC_SCAFFOLD_ALNUM "_-");
 }
 
 static int chatcli_name(const char *name, bool override, char **msg)
@@ -81,6 +75,64 @@ static int chatcli_name(const char *name, bool override, char **msg)
 	return 0;
 }
 
+/* The code point of the UTF-8 sequence at s (valid UTF-8), its length in
+ * *len. */
+static unsigned long code_point(const unsigned char *s, size_t *len)
+{
+	if (s[0] < 0x80) {
+		*len = 1;
+		return s[0];
+	}
+	*len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	unsigned long c = s[0] & (0x3f >> (*len - 1));
+
+	for (size_t i = 1; i < *len; i++)
+		c = c << 6 | (s[i] & 0x3f);
+	return c;
+}
+
+/* What the host and the generated files can carry: plugin.json is UTF-8
+ * (R2.1); the host installs into a directory of that name (R2.5,
+ * plugins.rs:1818), so at most NAME_MAX bytes; and the name lands in
+ * one-line comments, messages and scenario names, so no control or line
+ * break character. Everything else is quoted where it is written. */
+static int carriable(const char *name, char **msg)
+{
+	size_t n = strlen(name), len;
+
+	if (!pc_rust_is_utf8(name, n)) {
+		struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+
+		for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+			pc_buf_addf(&b, *p >= 0x20 && *p < 0x7f ? "%c" : "\\x%02x",
+				    *p);
+		fail(msg,
+		     pc_xasprintf(
+			     "plugin name \"%s\" is not valid UTF-8: plugin.json must be UTF-8 JSON (R2.1), so the host would reject it; use a UTF-8 name",
+			     pc_buf_cstr(&b)));
+		pc_buf_release(&b);
+		return -1;
+	}
+	if (n > PC_CLI_SCAFFOLD_NAME_MAX)
+		return fail(
+			msg,
+			pc_xasprintf(
+				"plugin name is %zu bytes: the host installs the plugin into a directory of that name (R2.5), and a file name has at most %d bytes; shorten it",
+				n, PC_CLI_SCAFFOLD_NAME_MAX));
+	for (const unsigned char *p = (const unsigned char *)name; *p; p += len) {
+		unsigned long c = code_point(p, &len);
+
+		if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 ||
+		    c == 0x2029)
+			return fail(
+				msg,
+				pc_xasprintf(
+					"plugin name contains the control or line-break character U+%04lX: the name goes into one-line comments, messages and file names of the generated plugin; drop it",
+					c));
+	}
+	return 0;
+}
+
 int pc_cli_scaffold_plugin_name(enum pc_scaffold_host host, const char *name,
 				bool override, char **msg)
 {
@@ -95,14 +147,7 @@ int pc_cli_scaffold_plugin_name(enum pc_scaffold_host host, const char *name,
 			pc_xasprintf(
 				"plugin name contains a path separator: \"%s\" (R2.5): use a single directory name",
 				name));
-	for (const char *s = name; *s; s++)
-		if ((unsigned char)*s < 0x20 || strchr("\"'`$", *s))
-			return fail(
-				msg,
-				pc_xasprintf(
-					"plugin name '%s' cannot be quoted in the generated scripts: drop control characters and \" ' ` $",
-					name));
-	return 0;
+	return carriable(name, msg);
 }
 
 int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
@@ -177,13 +222,6 @@ int pc_cli_scaffold_check_tools(struct pc_cli_parts *ps, char **msg)
 		p->override = true;
 	}
 	return 0;
-}
-
-int pc_cli_scaffold_usage(char *msg)
-{
-	fprintf(stderr, "plugcheck: %s\n", msg);
-	free(msg);
-	return PC_EXIT_USAGE;
 }
 
 /* Load the result with the host's loader: the declared capabilities must

@@ -46,17 +46,21 @@ static int run_add(const struct pc_args *a)
 	else if (!strcmp(a->pos[0], "command"))
 		kind = PC_SCAFFOLD_COMMAND;
 	else
-		return pc_cli_scaffold_usage(pc_xstrdup("add: use hook, tool or command"));
+		return pc_cli_scaffold_usage(
+			"add",
+			pc_xasprintf("'%s' is not a part: use hook, tool or command",
+				     a->pos[0]));
 	if ((readonly && kind != PC_SCAFFOLD_TOOL) ||
 	    (prompt && kind != PC_SCAFFOLD_COMMAND))
-		return pc_cli_scaffold_usage(pc_xstrdup(
+		return pc_cli_scaffold_usage(
+			"add", pc_xstrdup(
 			"--readonly is for tools, --prompt for commands"));
 	if (pc_cli_scaffold_add_part(&ps, kind, a->pos[1], &msg))
-		return pc_cli_scaffold_usage(msg);
+		return pc_cli_scaffold_usage("add", msg);
 	ps.v[0].readonly = readonly;
 	ps.v[0].prompt = prompt;
 	if (pc_cli_scaffold_check_tools(&ps, &msg))
-		return pc_cli_scaffold_usage(msg);
+		return pc_cli_scaffold_usage("add", msg);
 	o.name = "";
 	o.dir = a->pos[2];
 	o.parts = ps.v;

@@ -14,6 +14,7 @@
 #include "pc_exit.h"
 #include "pc_fs.h"
 #include "pc_mock.h"
+#include "pc_model_script.h"
 #include "pc_mock_http.h"
 #include "pc_time.h"
 
@@ -51,18 +52,14 @@ struct serve_opts {
 	const char *script;
 };
 
+/* the one script loader: turn, mock-model serve, model_file */
 static int load(const char *path, struct pc_mock **m)
 {
-	struct pc_buf b = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_err err = PC_ERR_INIT;
-	int rc = pc_fs_read_capped(path, &b, &err);
+	int rc = pc_model_script_load(path, NULL, m, &err);
 
-	if (rc) /* the error names the file already */
+	if (rc)
 		fprintf(stderr, "plugcheck: mock-model: %s\n", err.msg);
-	else if ((rc = pc_mock_new_text(pc_buf_cstr(&b), b.len, m, &err)))
-		fprintf(stderr, "plugcheck: mock-model: %s: %s\n", path,
-			err.msg);
-	pc_buf_release(&b);
 	return rc;
 }
 

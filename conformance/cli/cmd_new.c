@@ -1,12 +1,15 @@
+#define _GNU_SOURCE /* realpath */
 /* cmd_new.c - `plugcheck new NAME`: scaffold a Catalyst Code plugin
  * directory or a ChatCLI executable plugin that passes plugcheck as
  * generated. Names are checked with the host's own rules
  * (pc_cli_scaffold.h); the files are rendered by scaffold/ (pc_scaffold.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_opts.h"
+#include "pc_buf.h"
 #include "pc_cli_scaffold.h"
 #include "pc_cmd.h"
 #include "pc_exit.h"
@@ -54,8 +57,9 @@ static int add_part(struct pc_cli_parts *ps, enum pc_scaffold_kind kind,
 {
 	char *msg = NULL;
 
-	return pc_cli_scaffold_add_part(ps, kind, name, &msg) ? pc_cli_scaffold_usage(msg)
-							      : 0;
+	return pc_cli_scaffold_add_part(ps, kind, name, &msg)
+		       ? pc_cli_scaffold_usage("new", msg)
+		       : 0;
 }
 
 /* The parts, in the order given (--readonly and --prompt qualify the
@@ -80,12 +84,14 @@ static int take_parts(const struct pc_args *a, struct pc_cli_parts *ps)
 		else if (!strcmp(n, "readonly") &&
 			 (!last || last->kind != PC_SCAFFOLD_TOOL))
 			rc = pc_cli_scaffold_usage(
+				"new",
 				pc_xstrdup("--readonly must follow a --tool"));
 		else if (!strcmp(n, "readonly"))
 			last->readonly = true;
 		else if (!strcmp(n, "prompt") &&
 			 (!last || last->kind != PC_SCAFFOLD_COMMAND))
 			rc = pc_cli_scaffold_usage(
+				"new",
 				pc_xstrdup("--prompt must follow a --command"));
 		else if (!strcmp(n, "prompt"))
 			last->prompt = true;
@@ -95,23 +101,80 @@ static int take_parts(const struct pc_args *a, struct pc_cli_parts *ps)
 	return 0;
 }
 
+/* How the next steps call plugcheck: "plugcheck" when that is this binary
+ * on PATH, else this binary's absolute path (a build tree's), so that
+ * every printed line runs as it is. Returns a new shell word. */
+static char *plugcheck_word(void)
+{
+	char *self = realpath("/proc/self/exe", NULL), *found = NULL, *w;
+	const char *path = getenv("PATH");
+
+	while (self && path && *path && !found) {
+		size_t n = strcspn(path, ":");
+		char *cand = pc_xasprintf("%.*s/plugcheck", (int)n, path);
+
+		found = realpath(cand, NULL);
+		if (found && strcmp(found, self)) {
+			free(found);
+			found = NULL;
+		}
+		free(cand);
+		path += n + (path[n] == ':');
+	}
+	w = found || !self ? pc_xstrdup("plugcheck") : pc_scaffold_shell_word(self);
+	free(found);
+	free(self);
+	return w;
+}
+
+/* One next step: a command, then its comment in a column. */
+static void step(const char *comment, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void step(const char *comment, const char *fmt, ...)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pc_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (comment)
+		printf("  %-37s # %s\n", pc_buf_cstr(&b), comment);
+	else
+		printf("  %s\n", pc_buf_cstr(&b));
+	pc_buf_release(&b);
+}
+
+/* The next steps, each line a command that runs as printed from where
+ * `new` ran (tests/e2e/test_new_steps_*.py run them, and the CI files'
+ * commands, for every part and language). */
 static void next_steps(const struct pc_scaffold_opts *o)
 {
-	printf("\nNext steps:\n  cd %s\n", o->dir);
+	char *pc = plugcheck_word(), *dir = pc_scaffold_shell_word(o->dir);
+
+	printf("\nNext steps:\n");
+	step(NULL, "cd %s%s", o->dir[0] == '-' ? "./" : "", dir);
 	if (!strcmp(o->lang, "c"))
-		printf("  make                                  # build bin/ from src/\n");
+		step("build bin/ from src/", "make");
 	if (o->host == PC_SCAFFOLD_CHATCLI) {
-		printf("  sh tests/run.sh                       # sign a copy, check it, fire calls\n"
-		       "  plugcheck keygen                      # once: your signing key\n"
-		       "  plugcheck sign bin/%s --key ~/.chatcli/plugin-keys/plugin-signing.key\n"
-		       "Then edit the subcommands and the --metadata/--schema texts together.\n",
-		       o->name);
-		return;
+		step("sign a copy, check it, fire calls",
+		     "PLUGCHECK=%s sh tests/run.sh", pc);
+		step("once: your signing key", "%s keygen", pc);
+		step(NULL, "%s sign bin/%s --key ~/.chatcli/plugin-keys/plugin-signing.key",
+		     pc, o->name);
+		printf("Then edit the subcommands and the --metadata/--schema texts together.\n");
+	} else {
+		step("what the host will do, and tests/", "%s check .", pc);
+		if (o->nparts)
+			step("the scenarios alone", "%s run tests/*.plugcheck.yaml",
+			     pc);
+		printf("Then edit the %sdescriptions; grow the plugin with\n"
+		       "`%s add hook POINT .`, `add tool NAME .` or `add command NAME .`.\n",
+		       o->nparts ? "scripts' decide/run functions and the " : "",
+		       pc);
 	}
-	printf("  plugcheck check .                     # what the host will do\n"
-	       "  plugcheck run tests/*.plugcheck.yaml  # the generated scenarios\n"
-	       "  plugcheck add hook|tool|command NAME .  # grow it later\n"
-	       "Then edit the scripts' decide/run functions and the descriptions.\n");
+	free(dir);
+	free(pc);
 }
 
 static int run_new(const struct pc_args *a)
@@ -133,12 +196,12 @@ static int run_new(const struct pc_args *a)
 	if (host && !strcmp(host, "chatcli"))
 		o.host = PC_SCAFFOLD_CHATCLI;
 	if (o.host == PC_SCAFFOLD_CHATCLI && (ps.n || o.system_prompt))
-		return pc_cli_scaffold_usage(pc_xstrdup(
+		return pc_cli_scaffold_usage("new", pc_xstrdup(
 			"a ChatCLI plugin is one executable: --hook, --tool, --command, --oauth, --memory and --system-prompt are for --host catalyst"));
 	o.name = a->pos[0];
 	if (pc_cli_scaffold_plugin_name(o.host, o.name, ps.override, &msg) ||
 	    pc_cli_scaffold_check_tools(&ps, &msg))
-		return pc_cli_scaffold_usage(msg);
+		return pc_cli_scaffold_usage("new", msg);
 	if (!o.dir)
 		o.dir = dir = pc_xasprintf("./%s", o.name);
 	o.parts = ps.v;

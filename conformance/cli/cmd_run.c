@@ -58,31 +58,72 @@ static const struct pc_opt opts[] = {
 	CLI_OPT_IGNORE,
 };
 
-static int read_baseline(const char *path, struct pc_strvec *ids)
+/* The baseline's ids, and the line each is on (for errors). */
+struct baseline {
+	struct pc_strvec ids;
+	size_t *lines;
+};
+
+static int read_baseline(const char *path, struct baseline *bl)
 {
 	struct pc_buf b = PC_BUF_INIT((size_t)16 << 20);
 	struct pc_err err = PC_ERR_INIT;
-	char *line, *save = NULL;
+	char *line = NULL, *next;
+	size_t lineno = 0;
 
 	if (pc_fs_read_capped(path, &b, &err) < 0) {
 		fprintf(stderr, "plugcheck: --baseline: %s\n", err.msg);
 		pc_buf_release(&b);
 		return -1;
 	}
-	for (line = strtok_r(b.data ? b.data : (char *)"", "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (next = b.data; next && *next;) {
 		size_t n;
 
+		line = next;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
 		line += strspn(line, " \t");
 		n = strlen(line);
 		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' ||
 			     line[n - 1] == '\r'))
 			line[--n] = 0;
-		if (n && line[0] != '#')
-			pc_strvec_push(ids, line);
+		if (!n || line[0] == '#')
+			continue;
+		pc_strvec_push(&bl->ids, line);
+		bl->lines = pc_xreallocarray(bl->lines, bl->ids.nr,
+					     sizeof(*bl->lines));
+		bl->lines[bl->ids.nr - 1] = lineno;
 	}
 	pc_buf_release(&b);
 	return 0;
+}
+
+/* Every baseline id must name a scenario of the files given: a typo there
+ * would otherwise pass silently (issue 20). Prints each one; returns 0 or
+ * -1. */
+static int baseline_names_scenarios(const char *path, const struct baseline *bl,
+				    const struct pc_scenario_file *files,
+				    size_t nfiles)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < bl->ids.nr; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < nfiles && !found; i++)
+			for (size_t j = 0; j < files[i].nscenarios && !found; j++)
+				found = !strcmp(files[i].scenarios[j].id,
+						bl->ids.v[k]);
+		if (found)
+			continue;
+		fprintf(stderr,
+			"plugcheck run: --baseline: %s:%zu: '%s' names no scenario of the files given (ids are FILE-STEM/NAME, as `run` prints them): fix the id or remove the line\n",
+			path, bl->lines[k], bl->ids.v[k]);
+		rc = -1;
+	}
+	return rc;
 }
 
 /* Load and validate every file; print every load error. */
@@ -125,10 +166,11 @@ static int check_plugins(const struct pc_scenario_file *files, size_t n)
 	return 0;
 }
 
-/* The selected scenarios (filter, tags, shard), in file order. */
+/* The selected scenarios (filter, tags, shard), in file order; *matched
+ * gets how many passed the filter and tags (before the shard). */
 static size_t select_items(const struct pc_args *a, struct pc_scenario_file *files,
 			   size_t nfiles, const struct pc_match *filter,
-			   struct pc_run_item **items)
+			   struct pc_run_item **items, size_t *matched)
 {
 	const char *tags = pc_args_value(a, "tags"), *shard = pc_args_value(a, "shard");
 	unsigned sk = 0, sn = 0;
@@ -144,6 +186,7 @@ static size_t select_items(const struct pc_args *a, struct pc_scenario_file *fil
 				continue;
 			if (tags && !pc_scenario_has_tag(s, tags))
 				continue;
+			(*matched)++;
 			if (sn && seen++ % sn != sk - 1)
 				continue;
 			*items = pc_xreallocarray(*items, n + 1, sizeof(**items));
@@ -199,16 +242,25 @@ static int run_items(const struct pc_args *a, const struct pc_run_item *items,
 	return rc;
 }
 
+static size_t count_scenarios(const struct pc_scenario_file *files, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += files[i].nscenarios;
+	return c;
+}
+
 static int run(const struct pc_args *a)
 {
-	struct pc_strvec base = PC_STRVEC_INIT;
+	struct baseline base = { PC_STRVEC_INIT, NULL };
 	struct pc_scenario_file *files;
 	struct pc_run_item *items = NULL;
 	struct pc_match *filter = NULL;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_cli_out out;
-	size_t nfiles = a->npos, n;
+	size_t nfiles = a->npos, n, matched = 0;
 	int rc = 0;
 
 	if (pc_args_value(a, "filter") &&
@@ -220,8 +272,24 @@ static int run(const struct pc_args *a)
 		return PC_EXIT_USAGE;
 	}
 	files = pc_xcalloc(nfiles, sizeof(*files));
-	if (load_all(a->pos, nfiles, files)) {
+	if (load_all(a->pos, nfiles, files) ||
+	    baseline_names_scenarios(pc_args_value(a, "baseline"), &base,
+				     files, nfiles)) {
 		rc = PC_EXIT_USAGE;
+		goto out;
+	}
+	n = select_items(a, files, nfiles, filter, &items, &matched);
+	if (!matched && (filter || pc_args_value(a, "tags"))) {
+		/* a typo in CI must not pass by running nothing */
+		rc = pc_cli_usage_error(
+			"run", "no scenario matches%s%s%s%s%s of the %zu in the files given%s",
+			filter ? " --filter '" : "",
+			filter ? pc_args_value(a, "filter") : "",
+			filter ? "'" : "", pc_args_value(a, "tags") ? " --tags " : "",
+			pc_args_value(a, "tags") ? pc_args_value(a, "tags") : "",
+			count_scenarios(files, nfiles),
+			filter ? " (--filter searches ids, FILE-STEM/NAME, as `run` prints them)"
+			       : "");
 		goto out;
 	}
 	if (check_plugins(files, nfiles) < 0) {
@@ -230,13 +298,12 @@ static int run(const struct pc_args *a)
 	}
 	if ((rc = pc_cli_out_open(a, &out)))
 		goto out;
-	n = select_items(a, files, nfiles, filter, &items);
 	r.kind = "run";
 	r.path = pc_xstrdup("scenarios");
 	r.loaded = true;
 	r.strict = pc_args_flag(a, "strict");
 	pc_args_list(a, "ignore", &r.ignore);
-	if ((rc = run_items(a, items, n, &base, &r))) {
+	if ((rc = run_items(a, items, n, &base.ids, &r))) {
 		pc_cli_out_close(&out);
 		goto out;
 	}
@@ -248,7 +315,8 @@ out:
 	free(files);
 	free(items);
 	pc_match_free(filter);
-	pc_strvec_release(&base);
+	pc_strvec_release(&base.ids);
+	free(base.lines);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include "pc_fs.h"
 #include "pc_mock.h"
 #include "pc_report.h"
+#include "pc_model_script.h"
 #include "pc_serde.h"
 #include "pc_time.h"
 #include "pc_turn.h"
@@ -234,6 +235,23 @@ static bool print_sub(FILE *out, const cJSON *e, const char *type)
 	return true;
 }
 
+/* A hook firing: point, plugin, tool, verdict and reason, and the
+ * modify it returned (what the host merges into the call, R4.10). */
+static void print_hook(FILE *out, const cJSON *e)
+{
+	const cJSON *modify = pc_serde_get(e, "modify");
+
+	fprintf(out, "  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
+	       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
+	       *s_of(e, "reason") ? ": " : "", s_of(e, "reason"));
+	if (modify) {
+		char *m = pc_serde_to_string(modify);
+
+		fprintf(out, "    modify %s\n", m);
+		free(m);
+	}
+}
+
 static void print_event(FILE *out, const cJSON *e)
 {
 	const char *type = s_of(e, "type");
@@ -242,11 +260,14 @@ static void print_event(FILE *out, const cJSON *e)
 		return;
 	/* a hook, request or approval inside a subagent run */
 	if (*s_of(e, "run_id"))
-		printf("  [%s]", s_of(e, "run_id"));
+		fprintf(out, "  [%s]", s_of(e, "run_id"));
 	if (!strcmp(type, "hook"))
-		fprintf(out, "  hook %-16s %-12s %-10s %s%s%s\n", s_of(e, "hook"),
-		       s_of(e, "plugin"), s_of(e, "tool"), s_of(e, "verdict"),
-		       *s_of(e, "reason") ? ": " : "", s_of(e, "reason"));
+		print_hook(out, e);
+	else if (!strcmp(type, "approval"))
+		fprintf(out, "  approval %s: %s\n", s_of(e, "tool"),
+		       cJSON_IsTrue(pc_serde_get(e, "approved"))
+			       ? "granted"
+			       : "refused (the user said no)");
 	else if (!strcmp(type, "turn"))
 		fprintf(out, "turn %d: %s\n",
 		       (int)pc_serde_get(e, "index")->valuedouble,
@@ -559,7 +580,6 @@ static int run(const struct pc_args *a)
 	struct pc_host host = PC_HOST_INIT;
 	struct pc_turn t = PC_TURN_INIT;
 	struct pc_err err = PC_ERR_INIT;
-	struct pc_buf script = PC_BUF_INIT((size_t)64 << 20);
 	struct pc_plugin **ps = NULL;
 	struct pc_mock *m = NULL;
 	struct pc_turn_rec rec = PC_TURN_REC_INIT;
@@ -570,15 +590,9 @@ static int run(const struct pc_args *a)
 
 	take_opts(a, &c);
 	c.t0_us = pc_time_now_us();
-	if (pc_fs_read_capped(a->pos[0], &script, &err) < 0) {
-		/* the error names the file already */
+	/* the one script loader: turn, mock-model serve, model_file */
+	if (pc_model_script_load(a->pos[0], NULL, &m, &err) < 0) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		rc = PC_EXIT_USAGE;
-		goto out;
-	}
-	if (pc_mock_new_text(script.data ? script.data : "", script.len, &m,
-			     &err) < 0) {
-		fprintf(stderr, "plugcheck: %s: %s\n", a->pos[0], err.msg);
 		rc = PC_EXIT_USAGE;
 		goto out;
 	}
@@ -621,7 +635,6 @@ out:
 		pc_plugin_free(ps[i]);
 	free(ps);
 	pc_mock_free(m);
-	pc_buf_release(&script);
 	free(c.steps);
 	if (tmp_ws) {
 		pc_fs_rm_rf(tmp_ws);

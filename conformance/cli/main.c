@@ -102,6 +102,7 @@ static int interrupted(int rc)
 static int pick(const struct pc_cmd *cmd, struct pc_args *a)
 {
 	const char *host = pc_args_value(a, "host");
+	struct stat st;
 	const char *path = cmd->path_pos < a->npos ? a->pos[cmd->path_pos]
 						   : NULL;
 
@@ -109,6 +110,13 @@ static int pick(const struct pc_cmd *cmd, struct pc_args *a)
 	if (!a->contract)
 		return pc_cli_usage_error(cmd->name, "--host: invalid value '%s' (expected catalyst or chatcli)",
 					  host);
+	/* A PATH that names nothing is a typo to point out, not a plugin to
+	 * report on (issue 20); ChatCLI's install-check also takes URLs. */
+	if (path && !a->help &&
+	    !(a->contract == &pc_contract_chatcli &&
+	      cmd->entry == PC_CONTRACT_INSTALL_CHECK) &&
+	    stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+		return pc_cli_usage_error(cmd->name, "'%s' does not exist", path);
 	for (size_t i = 0; i < a->nuses; i++) {
 		const struct pc_opt *o = a->uses[i].opt;
 		char flag[80], drop[64];

@@ -16,6 +16,8 @@
 #include "pc_scaffold.h"
 
 #define PC_CLI_SCAFFOLD_MAX_PARTS 64
+/* The longest plugin name: a file name's NAME_MAX, in bytes. */
+#define PC_CLI_SCAFFOLD_NAME_MAX 255
 
 /* The parts of one `new`/`add` command line. Names are borrowed from argv. */
 struct pc_cli_parts {
@@ -25,9 +27,12 @@ struct pc_cli_parts {
 };
 
 /* pc_cli_scaffold_plugin_name - whether `new NAME` may use `name`.
- * Catalyst Code (R2.5): non-empty, not "." or "..", no '/' or '\'; and,
- * because generated scripts quote it, no control character, '"', '\'',
- * '`' or '$'. ChatCLI (the file name and the registered "@name", M6, N1,
+ * Catalyst Code (R2.5): non-empty, not "." or "..", no '/' or '\'; valid
+ * UTF-8 (plugin.json is UTF-8 JSON, R2.1); at most
+ * PC_CLI_SCAFFOLD_NAME_MAX bytes (the host installs it as a directory of
+ * that name); no control or line-break character (C0, DEL, C1, U+2028,
+ * U+2029: it lands in one-line comments and messages). Any other
+ * character is allowed: the templates quote it wherever it is written. ChatCLI (the file name and the registered "@name", M6, N1,
  * N3): letters, digits, '_' and '-', not starting with '_' or "mcp_", and
  * "@name" not a builtin of the interactive CLI unless `override`. */
 int pc_cli_scaffold_plugin_name(enum pc_scaffold_host host, const char *name,
@@ -49,9 +54,10 @@ int pc_cli_scaffold_add_part(struct pc_cli_parts *ps,
  * they get "override": true. */
 int pc_cli_scaffold_check_tools(struct pc_cli_parts *ps, char **msg);
 
-/* pc_cli_scaffold_usage - print "plugcheck: MSG" on stderr, free `msg`
- * (owned, from the checks above) and return PC_EXIT_USAGE (2). */
-int pc_cli_scaffold_usage(char *msg);
+/* pc_cli_scaffold_usage - print the usage error "plugcheck CMD: MSG" and
+ * the --help line on stderr (pc_cli_usage_error), free `msg` (owned, from
+ * the checks above) and return PC_EXIT_USAGE (2). */
+int pc_cli_scaffold_usage(const char *cmd, char *msg);
 
 /* pc_cli_scaffold_run - find the templates and run pc_scaffold_add (add)
  * or pc_scaffold_new; print "  wrote DIR/PATH" per file on stdout and the

@@ -3,6 +3,7 @@
 #include "pc_lint_impl.h"
 
 #include <sys/stat.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ const char *const pc_lint_rules[] = {
 	"PC-HOOK-003",	 "PC-HOOK-004",	  "PC-HOOK-005",   "PC-TOOL-001",
 	"PC-TOOL-002",	 "PC-TOOL-003",	  "PC-TOOL-004",   "PC-TOOL-005",
 	"PC-CMD-001",	 "PC-CMD-002",	  "PC-SCRIPT-001", "PC-SCRIPT-002",
-	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-DOC-001",	   "PC-DOC-002",
+	"PC-SCRIPT-003", "PC-SCRIPT-004", "PC-SCRIPT-006", "PC-SCRIPT-007", "PC-DOC-001",	   "PC-DOC-002",
 	"PC-IO-003",	 "PC-ENV-002",	  "PC-SUB-001",	   "PC-SUB-002",
 	"PC-OAUTH-011",
 };
@@ -154,6 +155,16 @@ static bool direct_exec(const char *script)
 	       strcasecmp(dot, ".bash") && strcasecmp(dot, ".ps1");
 }
 
+/* The program R5.2 runs a non-direct script with. */
+static const char *interpreter_of(const char *script)
+{
+	const char *dot = strrchr(script, '.');
+
+	if (dot && !strcasecmp(dot, ".py"))
+		return "python3";
+	return dot && !strcasecmp(dot, ".ps1") ? "pwsh" : "bash";
+}
+
 /* A finding about line 1 of script `abs` at `column`. */
 static void at_script_line1(struct pc_lint *l, const char *abs,
 			    unsigned column)
@@ -185,6 +196,22 @@ static void check_script(struct pc_lint *l, const char *rel, const char *abs,
 				"script \"%s\" names a directory: the host loads the plugin, then every call fails to spawn",
 				rel);
 		pc__lint_at_steps(l, pc__lint_last(l), false, decl);
+		return;
+	}
+	/* the host checks only the execute bit (R2.10); the interpreter,
+	 * or the kernel for a #! line, must read the file too */
+	if (access(abs, R_OK) != 0 && errno == EACCES) {
+		struct stat st;
+		unsigned mode = stat(abs, &st) == 0 ? st.st_mode & 07777 : 0;
+
+		if (direct_exec(abs))
+			pc_findings_add(f, "PC-SCRIPT-007", pc__lint_rel(l, abs),
+					"script \"%s\" (mode %04o) is not readable by this user: unless it is a compiled binary, every call fails",
+					rel, mode);
+		else
+			pc_findings_add(f, "PC-SCRIPT-006", pc__lint_rel(l, abs),
+					"script \"%s\" (mode %04o) is not readable by this user: the host's %s cannot read it, so every call fails",
+					rel, mode, interpreter_of(abs));
 		return;
 	}
 	if (!direct_exec(abs) || !(fp = fopen(abs, "rb")))

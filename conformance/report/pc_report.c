@@ -3,6 +3,7 @@
  */
 #include "pc_report.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +61,10 @@ size_t pc_report_add_case(struct pc_report *r, const char *classname,
 
 void pc_report_skip(struct pc_report *r, size_t c, const char *why)
 {
+	/* a skipped case always says why (docs/check-json.md) */
 	free(r->cases[c].skip);
-	r->cases[c].skip = pc_xstrdup(why ? why : "");
+	r->cases[c].skip = pc_xstrdup(why && *why ? why
+					  : "skipped (no reason was given)");
 }
 
 void pc_report_set_err(struct pc_report *r, size_t c, const char *text)
@@ -245,6 +248,68 @@ void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 	l->as = pc_xstrdup(as ? as : "");
 	l->loaded = loaded;
 	l->detail = pc_xstrdup(detail ? detail : "");
+	l->name = l->version = NULL;
+}
+
+void pc_report_load_names(struct pc_report *r, const char *name,
+			  const char *version)
+{
+	struct pc_load *l = &r->loads[r->nloads - 1];
+
+	free(l->name);
+	free(l->version);
+	l->name = name ? pc_xstrdup(name) : NULL;
+	l->version = version ? pc_xstrdup(version) : NULL;
+}
+
+/* *s with every `from` that ends a path component replaced by `to`. */
+static void rename_in(char **s, const char *from, const char *to)
+{
+	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t n = strlen(from);
+	const char *p, *hit;
+	bool any = false;
+
+	if (!*s || !n)
+		return;
+	pc_buf_adds(&b, "");
+	for (p = *s; (hit = strstr(p, from)); p = hit + n) {
+		char next = hit[n];
+
+		pc_buf_add(&b, p, (size_t)(hit - p));
+		if (next && (isalnum((unsigned char)next) || strchr("._-~", next))) {
+			pc_buf_add(&b, hit, n);
+		} else {
+			pc_buf_adds(&b, to);
+			any = true;
+		}
+	}
+	pc_buf_adds(&b, p);
+	if (any) {
+		free(*s);
+		*s = pc_buf_detach(&b, NULL);
+	}
+	pc_buf_release(&b);
+}
+
+void pc_report_rename_path(struct pc_report *r, const char *from,
+			   const char *to)
+{
+	rename_in(&r->host_error, from, to);
+	for (size_t i = 0; i < r->host_log.nr; i++)
+		rename_in(&r->host_log.v[i], from, to);
+	for (size_t i = 0; i < r->nloads; i++)
+		rename_in(&r->loads[i].detail, from, to);
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct pc_case *c = &r->cases[i];
+
+		rename_in(&c->name, from, to);
+		rename_in(&c->system_out, from, to);
+		rename_in(&c->system_err, from, to);
+		rename_in(&c->skip, from, to);
+		for (size_t j = 0; j < c->findings.nr; j++)
+			rename_in(&c->findings.v[j].message, from, to);
+	}
 }
 
 /* ---- the verdict ---- */
@@ -456,6 +521,8 @@ void pc_report_release(struct pc_report *r)
 	for (size_t i = 0; i < r->nloads; i++) {
 		free(r->loads[i].as);
 		free(r->loads[i].detail);
+		free(r->loads[i].name);
+		free(r->loads[i].version);
 	}
 	free(r->loads);
 	pc_strvec_release(&r->ignore);

@@ -203,6 +203,9 @@ struct pc_load {
 	char *as;	  /* "plugin_dir", "global", "project", "project_trusted" */
 	bool loaded;
 	char *detail;	  /* the host error or skip log line, or "" */
+	char *name;	  /* ChatCLI: the name the plugin registers
+			     ("@alpha"), when it answered; else NULL */
+	char *version;	  /* its version, with name; else NULL */
 };
 
 /* What pc_report_finish() counts; every renderer uses these. */
@@ -268,7 +271,9 @@ int pc_report_format_parse(const char *s);
 size_t pc_report_add_case(struct pc_report *r, const char *classname,
 			  const char *name, const char *system_out,
 			  double time_s);
-/* pc_report_skip - mark case `c` skipped with the reason `why` (copied). */
+/* pc_report_skip - mark case `c` skipped with the reason `why` (copied;
+ * NULL or "" becomes "skipped (no reason was given)": a skipped case's
+ * message is never null or empty). */
 void pc_report_skip(struct pc_report *r, size_t c, const char *why);
 /* pc_report_set_err - set case `c`'s system_err (copied; NULL clears). */
 void pc_report_set_err(struct pc_report *r, size_t c, const char *text);
@@ -409,6 +414,21 @@ size_t pc_report_add_group(struct pc_report *r, const char *id,
  * detail becomes ""). */
 void pc_report_add_load(struct pc_report *r, const char *as, bool loaded,
 			const char *detail);
+/* pc_report_load_names - give the load just added (the last one) the
+ * name and version the plugin registers (copied; NULL kept): a ChatCLI
+ * plugins directory names each of its plugins. */
+void pc_report_load_names(struct pc_report *r, const char *name,
+			  const char *version);
+
+/* pc_report_rename_path - replace the path `from` by `to` wherever it
+ * ends a path component (what follows is not a letter, digit or . _ - ~)
+ * in the host's error and log, the load details, and every case's name,
+ * exchange, log, skip reason and finding messages: install-check names
+ * the copy it extracted from a zip as "ZIP:ENTRY" and its throwaway HOME
+ * as "~" instead of plugcheck's temporary directories. Call it before
+ * pc_report_finish (case messages are computed there). */
+void pc_report_rename_path(struct pc_report *r, const char *from,
+			   const char *to);
 
 /* pc_report_finish - apply the ignore list and the strictness and compute
  * every case's status, message and rule and r->counts (see the rules

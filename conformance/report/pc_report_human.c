@@ -79,9 +79,25 @@ static const char *sev_color(enum pc_severity s)
 
 static void verdicts(const struct pc_report *r, const struct ctx *x)
 {
+	size_t named = 0;
+
+	for (size_t i = 0; i < r->nloads; i++)
+		named += r->loads[i].name != NULL;
 	fputs("host: ", x->out);
 	paint(x, r->loaded ? GREEN : RED, r->loaded ? "loaded" : "rejected");
-	if (r->loaded && r->name) {
+	if (named > 1) {
+		/* a ChatCLI plugins directory: every plugin, not the first */
+		for (size_t i = 0, k = 0; i < r->nloads; i++) {
+			if (!r->loads[i].name)
+				continue;
+			fputs(k++ ? ", " : " ", x->out);
+			put(x, r->loads[i].name);
+			if (r->loads[i].version) {
+				fputc(' ', x->out);
+				put(x, r->loads[i].version);
+			}
+		}
+	} else if (r->loaded && r->name) {
 		fputc(' ', x->out);
 		put(x, r->name);
 		if (r->version) {
@@ -99,13 +115,25 @@ static void verdicts(const struct pc_report *r, const struct ctx *x)
 	fputc('\n', x->out);
 	for (size_t i = 0; i < r->nloads; i++) {
 		const struct pc_load *l = &r->loads[i];
+		const char *same = NULL;
 
+		/* a detail already shown (the ~300-character trust hint of
+		 * project and project_over_global) is named, not repeated */
+		for (size_t k = 0; k < i && !same; k++)
+			if (l->detail && *l->detail &&
+			    !strcmp(l->detail, r->loads[k].detail))
+				same = r->loads[k].as;
 		fputs("  ", x->out);
 		put(x, l->as);
 		fputs(": ", x->out);
 		paint(x, l->loaded ? GREEN : YELLOW,
 		      l->loaded ? "loaded" : "not loaded");
-		if (l->detail && *l->detail) {
+		if (same) {
+			fputs(l->loaded ? " (" : ": ", x->out);
+			fputs("the host logs the same line as for ", x->out);
+			put(x, same);
+			fputs(l->loaded ? ")" : "", x->out);
+		} else if (l->detail && *l->detail) {
 			fputs(l->loaded ? " (" : ": ", x->out);
 			put(x, l->detail);
 			fputs(l->loaded ? ")" : "", x->out);

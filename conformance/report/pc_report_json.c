@@ -46,6 +46,11 @@ static cJSON *loads(const struct pc_report *r)
 		cJSON_AddItemToObject(o, "as", text(r->loads[i].as));
 		cJSON_AddBoolToObject(o, "loaded", r->loads[i].loaded);
 		cJSON_AddItemToObject(o, "detail", text(r->loads[i].detail));
+		if (r->loads[i].name) {
+			cJSON_AddItemToObject(o, "name", text(r->loads[i].name));
+			cJSON_AddItemToObject(o, "version",
+					      text(r->loads[i].version));
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -110,6 +115,32 @@ static cJSON *cases(const struct pc_report *r)
 
 /* ---- `plugcheck run --format json` (docs/scenarios.md) ---- */
 
+/* A step's exchange (its actual document, which the runner keeps as JSON
+ * text for JUnit's system-out) as the JSON object it is; NULL: null. */
+static cJSON *exchange(const char *s)
+{
+	cJSON *v = NULL;
+
+	if (s && pc_serde_parse(s, strlen(s), &v, NULL) == 0)
+		return v;
+	return text(s);
+}
+
+/* A scenario's message: its own (a skip reason, its scenario-level
+ * case), else for one that failed what failed first. */
+static const char *scenario_message(const struct pc_report *r, size_t g)
+{
+	const char *own = pc__report_group_message(r, g);
+
+	for (size_t i = 0; !*own && i < r->ncases; i++)
+		if (r->cases[i].group == g &&
+		    (r->cases[i].status == PC_CASE_FAIL ||
+		     r->cases[i].status == PC_CASE_XFAIL) &&
+		    r->cases[i].message)
+			return r->cases[i].message;
+	return own;
+}
+
 static cJSON *scenario(const struct pc_report *r, size_t g)
 {
 	const struct pc_group *x = &r->groups[g - 1];
@@ -119,8 +150,7 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 	cJSON_AddItemToObject(o, "file", text(x->file));
 	cJSON_AddItemToObject(o, "name", text(x->name));
 	cJSON_AddStringToObject(o, "status", pc_report_group_status(r, g));
-	cJSON_AddItemToObject(o, "message",
-			      text(pc__report_group_message(r, g)));
+	cJSON_AddItemToObject(o, "message", text(scenario_message(r, g)));
 	cJSON_AddNumberToObject(o, "time_ms", x->time_ms);
 	cJSON_AddItemToObject(o, "runs", count(x->runs));
 	cJSON_AddItemToObject(o, "passes", count(x->passes));
@@ -137,7 +167,7 @@ static cJSON *scenario(const struct pc_report *r, size_t g)
 		cJSON_AddStringToObject(st, "status", status_name(c->status));
 		cJSON_AddItemToObject(st, "message",
 				      text(c->message ? c->message : ""));
-		cJSON_AddItemToObject(st, "exchange", text(c->system_out));
+		cJSON_AddItemToObject(st, "exchange", exchange(c->system_out));
 		cJSON_AddNumberToObject(st, "time_ms",
 					(double)pc__report_ms(c->time_s));
 		cJSON_AddItemToArray(steps, st);

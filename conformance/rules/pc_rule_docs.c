@@ -1348,6 +1348,24 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "#!/bin/sh\n"
 	  "cat >/dev/null\n"
 	  "echo '{}'              # never rewrite the plugin's own files\n" },
+	{ "PC-SCRIPT-006",
+	  "At load the host checks only that a script exists, stays inside the plugin and has an execute bit (R2.10). It runs .sh and .bash scripts with bash and .py scripts with python3 (R5.2): the interpreter opens the file by path, so a script it cannot read loads fine and then fails on every call (bash: Permission denied, exit 126; python3: can't open file, exit 2).",
+	  "== hooks/pre_bash.sh (mode 0311: executable, not readable) ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo '{}'\n",
+	  "== hooks/pre_bash.sh (mode 0755 after chmod a+r) ==\n"
+	  "#!/bin/sh\n"
+	  "cat >/dev/null\n"
+	  "echo '{}'\n" },
+	{ "PC-SCRIPT-007",
+	  "A script without a .sh, .bash or .py extension is executed directly (R5.2). For a #! script the kernel starts the interpreter, which must open and read the file; only a compiled binary runs with the execute bit alone. The host's load checks the execute bit only (R2.10), so an unreadable #! script loads and then fails on every call.",
+	  "== tools/lookup (mode 0311: executable, not readable) ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "print('{}')\n",
+	  "== tools/lookup (mode 0755 after chmod a+r) ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "print('{}')\n" },
 	{ "PC-SUB-001",
 	  "disable_tools removes built-in tools from the main agent's tool list (R2.19). The host's subagent tool starts a built-in agent whose loop offers that agent's own built-in tools: plugin tools, overrides and disable_tools are not applied there (R2.18). A plugin that makes a session read-only by disabling write_file and edit still lets the model delegate the write to a subagent, which runs the built-in. The hooks do fire inside subagents (pre_write, pre_tool, ...), with the same inputs (R4.6).",
 	  "== plugin.json ==\n"

@@ -68,7 +68,8 @@ struct pc_run_opts {
  * registered hook, a declared tool or command, an OAuth block or a memory
  * provider (pc_fire_resolve). Returns 0, or PC_EPARSE with
  * "FILE:LINE:COL: step 'NAME': REASON" in err. A plugin the host rejects
- * is not an error here (the step shows the host's verdict). */
+ * is not an error here (the step shows the host's verdict), but a point
+ * no plugin can have is (a misspelled hook point: pc_fire_point_syntax). */
 int pc_runner_validate(const struct pc_scenario_file *f, struct pc_err *err);
 
 /* pc_runner_run - run the `n` items into `r`, in item order (groups and

@@ -229,6 +229,34 @@ static void record_update(struct run *r, const struct pc_expect *e,
 	cJSON_AddItemToArray(r->updates, u);
 }
 
+/* A `files` mismatch, saying what was compared with what. */
+static void file_mismatch(struct run *r, const struct pc_expect *e,
+			  const char *want, const cJSON *got,
+			  const struct pc_err *why)
+{
+	char *g = got ? show(got) : NULL;
+	const char *v = e->value && cJSON_IsString(e->value)
+				? e->value->valuestring
+				: "";
+
+	pc_buf_addf(&r->msg,
+		    "%sexpect.%s (line %zu):\n      expected: %s\n      actual:   ",
+		    r->msg.len ? "\n    " : "", e->label, e->line, want);
+	if (g)
+		pc_buf_addf(&r->msg, "the content %s", g);
+	else if (why && why->code && why->code != PC_ENOENT)
+		pc_buf_addf(&r->msg, "not looked at: %s", why->msg);
+	else
+		pc_buf_addf(&r->msg, "no file %s", e->path);
+	/* `"absent"` in quotes is a string: the content, not the state */
+	if (!e->re && e->file_state == PC_FILE_CONTENT &&
+	    (!strcmp(v, "absent") || !strcmp(v, "present")))
+		pc_buf_addf(&r->msg,
+			    "\n      (\"%s\" in quotes is compared as the file's content; write %s without quotes to expect the file %s)",
+			    v, v, strcmp(v, "absent") ? "to exist" : "not to exist");
+	free(g);
+}
+
 /* check_file - a `files` expectation, looked at beneath the workspace
  * without following a symlink a plugin planted, and read only when it is
  * a regular file (a FIFO there must not hang the run; issue 21). */
@@ -237,13 +265,14 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 	struct pc_buf b = PC_BUF_INIT(FILE_CHECK_MAX);
 	struct pc_err err = PC_ERR_INIT;
 	struct stat st;
-	bool exists = pc_fs_beneath_lstat(r->ws, e->path, &st, NULL) == 0;
+	struct pc_err lerr = PC_ERR_INIT;
+	bool exists = pc_fs_beneath_lstat(r->ws, e->path, &st, &lerr) == 0;
 	bool ok = true;
 	cJSON *got = NULL;
 	char *want;
 
 	if (e->file_state == PC_FILE_PRESENT && !exists) {
-		mismatch(r, e, e->path, "present", NULL);
+		file_mismatch(r, e, "a file (present)", NULL, &lerr);
 		ok = false;
 	} else if (e->file_state == PC_FILE_ABSENT && exists) {
 		pc_buf_addf(
@@ -263,11 +292,15 @@ static bool check_file(struct run *r, const struct pc_expect *e)
 		else
 			ok = got &&
 			     !strcmp(got->valuestring, e->value->valuestring);
-		if (!ok) {
-			want = e->re ? pc_xstrdup(pc_match_source(e->re))
-				     : show(e->value);
-			mismatch(r, e, e->path, want, got);
+		if (!ok && !(exists && err.code)) {
+			char *v = e->re ? NULL : show(e->value);
+
+			want = e->re ? pc_xasprintf("content matching %s",
+						    pc_match_source(e->re))
+				     : pc_xasprintf("the content %s", v);
+			file_mismatch(r, e, want, got, &lerr);
 			free(want);
+			free(v);
 		}
 	}
 	cJSON_Delete(got);

@@ -11,6 +11,7 @@
 #include "pc_manifest.h"
 #include "pc_pool.h"
 #include "pc_runner_impl.h"
+#include "pc_serde.h"
 #include "pc_time.h"
 #include "pc_xalloc.h"
 
@@ -128,8 +129,14 @@ static bool run_once(const struct pc_run_item *it, const struct pc_run_opts *o,
 				  ok ? "" : pc_buf_cstr(&r.msg));
 			st->v[st->n - 1].time_ms =
 				(double)(pc_time_now_us() - t0) / 1000.0;
-			if (doc)
-				st->v[st->n - 1].exchange = cJSON_Print(doc);
+			if (doc) {
+				struct pc_buf x = PC_BUF_INIT(PC_BUF_NOCAP);
+
+				/* the style of every JSON plugcheck prints:
+				 * two-space indent, sorted keys */
+				pc_serde_print_pretty(doc, &x);
+				st->v[st->n - 1].exchange = pc_buf_detach(&x, NULL);
+			}
 			cJSON_Delete(doc);
 			st->v[st->n - 1].rec = r.rec;
 			memset(&r.rec, 0, sizeof(r.rec));
@@ -583,9 +590,12 @@ int pc_runner_validate(const struct pc_scenario_file *f, struct pc_err *err)
 
 			if (s->kind != PC_STEP_FIRE)
 				continue;
-			if (pc_manifest_load(s->plugin, &menv, &p, NULL) < 0)
+			/* a misspelled point is wrong whatever the plugin */
+			if (pc_fire_point_syntax(s->point, &lerr) == 0 &&
+			    pc_manifest_load(s->plugin, &menv, &p, NULL) < 0)
 				continue; /* the step shows the host's verdict */
-			if (pc_fire_resolve(p, s->point, false, &pt, &lerr))
+			if (lerr.code ||
+			    pc_fire_resolve(p, s->point, false, &pt, &lerr))
 				rc = pc_err_set(err, PC_EPARSE,
 						"%s:%zu:%zu: step '%s': %s",
 						f->path, s->line, s->col,

@@ -10,8 +10,11 @@
 #include <string.h>
 
 #include "pc_buf.h"
+#include "pc_fire.h"
 #include "pc_fs.h"
+#include "pc_manifest.h"
 #include "pc_mock.h"
+#include "pc_model_script.h"
 #include "pc_scenario_impl.h"
 #include "pc_xalloc.h"
 
@@ -630,6 +633,31 @@ static int read_fire(struct ctx *c, struct pc_step *s,
 
 /* ---- turn steps ---- */
 
+/* An item of a turn's `hooks`: its first word must be one of the 18 hook
+ * points, or the item can never match (a typo would only fail the run). */
+static int hook_item(struct ctx *c, const struct pc__ynode *item)
+{
+	char *point = pc_xmemdup(item->s, strcspn(item->s, " "));
+	struct pc_err err = PC_ERR_INIT;
+	int rc = 0;
+
+	if (pc_hook_point_parse(point) < 0) {
+		char *tail;
+
+		if (pc_fire_point_syntax(point, &err) == 0)
+			pc_err_set(&err, PC_EUSAGE,
+				   "'%s' is not a hook point", point);
+		/* the 18 points, not the tool:/command: forms of `fire` */
+		if ((tail = strstr(err.msg, ", or use tool:")))
+			*tail = '\0';
+		rc = bad(c, item,
+			 "an item of 'hooks' starts with the hook point (\"<hook> <plugin>[ <tool>][ deny]\"): %s",
+			 err.msg);
+	}
+	free(point);
+	return rc;
+}
+
 static const char *const turn_expect_keys[] = {
 	"hooks", "exact", "events", "completed", "consumed",
 	"json",	 "files", "strict", NULL
@@ -655,6 +683,8 @@ static int turn_expect_one(struct ctx *c, struct pc_step *s, const char *k,
 				return bad(
 					c, v->kids[i],
 					"an item of 'hooks' must be a string (\"<hook> <plugin>[ <tool>][ deny]\")");
+			if (hooks && (rc = hook_item(c, v->kids[i])))
+				return rc;
 			if (!hooks && (rc = want_map(c, v->kids[i],
 						     "an item of 'events'")))
 				return rc;
@@ -704,84 +734,17 @@ static int read_turn_expect(struct ctx *c, struct pc_step *s,
 	return 0;
 }
 
-static const char *const model_keys[] = { "replies", "rules", "fallback",
-					  NULL };
-static const char *const reply_keys[] = { "content",	"tool_calls",
-					  "fault",	"reasoning_content",
-					  "chunk_size", NULL };
-static const char *const call_keys[] = { "name", "arguments", "arguments_raw",
-					 NULL };
-static const char *const rule_keys[] = { "when", "reply", NULL };
-static const char *const when_keys[] = { "last_user_contains",
-					 "last_tool_contains", NULL };
-
-/* Unknown keys in a mapping (other shapes are left to pc_mock). */
-static int keys_if_map(struct ctx *c, const struct pc__ynode *n,
-		       const char *what, const char *const *keys)
-{
-	int rc;
-
-	if (!n || n->kind != PC__Y_MAP)
-		return 0;
-	if ((rc = want_map(c, n, what)))
-		return rc;
-	return known_keys(c, n, what, keys);
-}
-
-static int reply_keys_ok(struct ctx *c, const struct pc__ynode *r)
-{
-	const struct pc__ynode *calls;
-	int rc;
-
-	if ((rc = keys_if_map(c, r, "a model reply", reply_keys)))
-		return rc;
-	if (!r || r->kind != PC__Y_MAP || !(calls = lookup(r, "tool_calls")) ||
-	    calls->kind != PC__Y_SEQ)
-		return 0;
-	for (size_t i = 0; i < calls->n; i++)
-		if ((rc = keys_if_map(c, calls->kids[i], "a tool call",
-				      call_keys)))
-			return rc;
-	return 0;
-}
-
-static int model_keys_ok(struct ctx *c, const struct pc__ynode *m)
-{
-	const struct pc__ynode *v;
-	int rc;
-
-	if ((rc = keys_if_map(c, m, "'model'", model_keys)))
-		return rc;
-	if ((v = lookup(m, "replies")) && v->kind == PC__Y_SEQ)
-		for (size_t i = 0; i < v->n; i++)
-			if ((rc = reply_keys_ok(c, v->kids[i])))
-				return rc;
-	if ((v = lookup(m, "rules")) && v->kind == PC__Y_SEQ)
-		for (size_t i = 0; i < v->n; i++) {
-			const struct pc__ynode *r = v->kids[i];
-
-			if ((rc = keys_if_map(c, r, "a model rule", rule_keys)))
-				return rc;
-			if (r->kind != PC__Y_MAP)
-				continue;
-			if ((rc = keys_if_map(c, lookup(r, "when"),
-					      "a rule's 'when'", when_keys)) ||
-			    (rc = reply_keys_ok(c, lookup(r, "reply"))))
-				return rc;
-		}
-	return reply_keys_ok(c, lookup(m, "fallback"));
-}
-
-/* The node a pc_mock error path ("replies[2].tool_calls[0]: ...") names
- * inside the `model` mapping: the deepest one that exists. */
+/* The node a pc_mock error path (err->where: "replies[2].tool_calls[0]",
+ * "replies[0].contnt") names inside the `model` mapping: the deepest one
+ * that exists; a path ending in a key gives the key itself. */
 static const struct pc__ynode *model_locate(const struct pc__ynode *m,
-					    const char *msg)
+					    const char *where)
 {
-	const char *p = msg;
+	const char *p = where;
 
-	while (*p && *p != ':' && *p != ' ') {
+	while (*p) {
 		const struct pc__ynode *next = NULL;
-		size_t n = strcspn(p, ".[: ");
+		size_t n = strcspn(p, ".[");
 
 		if (*p == '[') {
 			char *end;
@@ -795,10 +758,12 @@ static const struct pc__ynode *model_locate(const struct pc__ynode *m,
 		} else {
 			char *key = pc_xmemdup(p, n);
 
-			if (m->kind == PC__Y_MAP)
-				next = lookup(m, key);
-			free(key);
 			p += n;
+			for (size_t i = 0; m->kind == PC__Y_MAP && i + 1 < m->n;
+			     i += 2)
+				if (!strcmp(m->kids[i]->s, key))
+					next = *p ? m->kids[i + 1] : m->kids[i];
+			free(key);
 		}
 		if (!next)
 			break;
@@ -816,23 +781,20 @@ static int read_model(struct ctx *c, struct pc_turn_step *t,
 	struct pc_mock *mock = NULL;
 	int rc;
 
-	if ((rc = want_map(c, v, "'model'")) || (rc = model_keys_ok(c, v)))
+	if ((rc = want_map(c, v, "'model'")))
 		return rc;
 	t->model = to_json(v);
+	/* pc_mock's checks: the same errors as a script file's */
 	if (pc_mock_new_json(t->model, &mock, &merr))
-		return bad(c, model_locate(v, merr.msg), "'model': %s",
+		return bad(c, model_locate(v, merr.where), "'model': %s",
 			   merr.msg);
 	pc_mock_free(mock);
 	return 0;
 }
 
-/* Scripts given as `model_file` are capped (bytes). */
-#define MODEL_FILE_MAX ((size_t)16 << 20)
-
 static int read_model_file(struct ctx *c, struct pc_turn_step *t,
 			   const struct pc__ynode *v)
 {
-	struct pc_buf b = PC_BUF_INIT(MODEL_FILE_MAX);
 	struct pc_err merr = PC_ERR_INIT;
 	struct pc_mock *mock = NULL;
 	char *path;
@@ -846,17 +808,9 @@ static int read_model_file(struct ctx *c, struct pc_turn_step *t,
 			c, v,
 			"model_file '%s' does not exist (relative paths start at the file's directory)",
 			v->s);
-	else if (pc_fs_read_capped(path, &b, &merr) < 0)
-		rc = bad(
-			c, v,
-			"cannot read model_file '%s' (relative paths start at the file's directory): %s",
-			v->s, merr.msg);
-	else if (pc_mock_new_text(b.data ? b.data : "", b.len, &mock, &merr))
+	else if (pc_model_script_load(path, &t->model, &mock, &merr) < 0)
 		rc = bad(c, v, "model_file '%s': %s", v->s, merr.msg);
-	else if (!(t->model = cJSON_ParseWithLength(b.data, b.len)))
-		rc = bad(c, v, "model_file '%s': not JSON", v->s);
 	pc_mock_free(mock);
-	pc_buf_release(&b);
 	free(path);
 	return rc;
 }

@@ -24,6 +24,8 @@ struct ictx {
 	char *tmp, *home, *ws;
 	struct pc_manifest_env menv;
 	struct pc_strvec scripts; /* paths the manifest names, "./" dropped */
+	struct pc_strvec exec;	  /* those the host executes: every script,
+				     not the prompt files (R2.10, R2.12) */
 	char *src_dir;		  /* the plugin directory that is installed */
 	bool zip;
 	struct pc_install_zip z;
@@ -37,6 +39,8 @@ static const char *const staged[] = { "vision-handoff", "telemetry", "kimi",
 
 static void push_script(struct ictx *c, const cJSON *obj, const char *key)
 {
+	size_t before = c->scripts.nr;
+
 	const cJSON *v = pc_serde_get(obj, key);
 	const char *s;
 
@@ -47,6 +51,8 @@ static void push_script(struct ictx *c, const cJSON *obj, const char *key)
 		s += 2;
 	if (*s)
 		pc_strvec_push(&c->scripts, s);
+	if (c->scripts.nr > before && strcmp(key, "prompt_file"))
+		pc_strvec_push(&c->exec, s);
 }
 
 /* Every script and prompt_file the manifest names, read loosely. */
@@ -78,10 +84,10 @@ static void read_scripts(struct ictx *c, cJSON **manifest)
 	pc_buf_release(&raw);
 }
 
-static bool is_script(const struct ictx *c, const char *rel)
+static bool listed(const struct pc_strvec *v, const char *rel)
 {
-	for (size_t i = 0; i < c->scripts.nr; i++)
-		if (!strcmp(c->scripts.v[i], rel))
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], rel))
 			return true;
 	return false;
 }
@@ -148,7 +154,9 @@ static void zip_findings(struct ictx *c)
 		const char *rel = c->z.no_exec.v[i];
 		char *p = pc_fs_join(c->z.plugin_dir, rel);
 
-		if (is_script(c, rel))
+		/* only what the host executes needs the bit: a prompt_file
+		 * is read (R2.10, R2.12) */
+		if (listed(&c->exec, rel))
 			inst_find(c, "PC-INST-001", rel,
 				"'%s' has no execute bit in the release zip and is not directly under hooks/, tools/ or oauth/, where the host adds one: the installed plugin fails to load",
 				rel);
@@ -163,7 +171,8 @@ static void zip_findings(struct ictx *c)
 			"'%s' has no execute bit in the release zip; the host's install adds one (mode | 0755)",
 			c->z.made_exec.v[i]);
 	for (size_t i = 0; i < c->z.symlinks.nr; i++)
-		inst_find(c, is_script(c, c->z.symlinks.v[i]) ? "PC-INST-020"
+		inst_find(c, listed(&c->scripts, c->z.symlinks.v[i])
+				     ? "PC-INST-020"
 							 : "PC-INST-022",
 			c->z.symlinks.v[i],
 			"'%s' is a symlink in the release zip; the host extracts it as a plain file holding the link text",
@@ -414,6 +423,32 @@ static int setup(struct ictx *c, struct pc_err *err)
 	return 0;
 }
 
+/* Name plugcheck's temporary directories as the user knows them: the
+ * extracted copy by its zip entry ("plugin.zip:plugin-1.0"), the throwaway
+ * HOME as "~" (both as given and as resolved). */
+static void rename_temp(struct ictx *c)
+{
+	const char *x = c->z.plugin_dir, *entry;
+	char *to, *real;
+
+	if (c->zip && x) {
+		entry = x + strlen(c->tmp) + strlen("/extract");
+		entry += *entry == '/';
+		to = pc_xasprintf("%s:%s", c->o->source, entry);
+		real = pc_fs_realpath(x);
+		if (real)
+			pc_report_rename_path(c->r, real, to);
+		pc_report_rename_path(c->r, x, to);
+		free(real);
+		free(to);
+	}
+	real = pc_fs_realpath(c->home);
+	if (real)
+		pc_report_rename_path(c->r, real, "~");
+	pc_report_rename_path(c->r, c->home, "~");
+	free(real);
+}
+
 static void check(struct ictx *c, struct pc_err *err)
 {
 	struct pc_suite_opts so = c->o->suite;
@@ -429,6 +464,7 @@ static void check(struct ictx *c, struct pc_err *err)
 	installed_load(c);
 	install_findings(c, manifest);
 	cJSON_Delete(manifest);
+	rename_temp(c);
 }
 
 int pc_install_check_run(const struct pc_install_check_opts *o,
@@ -437,6 +473,7 @@ int pc_install_check_run(const struct pc_install_check_opts *o,
 	struct ictx c = { .o = o,
 			  .r = r,
 			  .scripts = PC_STRVEC_INIT,
+			  .exec = PC_STRVEC_INIT,
 			  .z = PC_INSTALL_ZIP_INIT,
 			  .res = PC_INSTALL_RESULT_INIT };
 	int rc = setup(&c, err);
@@ -459,6 +496,7 @@ int pc_install_check_run(const struct pc_install_check_opts *o,
 	free(c.src_dir);
 	free(c.install_error);
 	pc_strvec_release(&c.scripts);
+	pc_strvec_release(&c.exec);
 	pc_install_zip_release(&c.z);
 	pc_install_result_release(&c.res);
 	return rc;

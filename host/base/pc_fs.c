@@ -171,6 +171,35 @@ char *pc_fs_absolute(const char *p)
 	return pc_buf_detach(&out, NULL);
 }
 
+char *pc_fs_relative(const char *dir, const char *path)
+{
+	char *a = pc_fs_absolute(dir), *b = pc_fs_absolute(path);
+	struct pc_buf out = PC_BUF_INIT(PC_BUF_NOCAP);
+	size_t common = 0;
+
+	/* the longest common prefix ending at a component boundary */
+	for (size_t i = 0;; i++) {
+		bool end_a = !a[i] || a[i] == '/', end_b = !b[i] || b[i] == '/';
+
+		if (end_a && end_b)
+			common = i;
+		if (!a[i] || !b[i] || a[i] != b[i])
+			break;
+	}
+	pc_buf_adds(&out, "");
+	for (const char *p = a + common; *p; p++)
+		if (*p == '/' && p[1])
+			pc_buf_adds(&out, out.len ? "/.." : "..");
+	if (b[common] && b[common + (b[common] == '/')])
+		pc_buf_addf(&out, "%s%s", out.len ? "/" : "",
+			    b + common + (b[common] == '/'));
+	if (!out.len)
+		pc_buf_adds(&out, ".");
+	free(a);
+	free(b);
+	return pc_buf_detach(&out, NULL);
+}
+
 bool pc_fs_is_under(const char *path, const char *dir)
 {
 	char *a = pc_fs_absolute(path), *b = pc_fs_absolute(dir);

@@ -46,6 +46,11 @@ char *pc_fs_realpath(const char *p);
  * lexically (no symlink resolution, "." and ".." components folded).
  * Returns new string. */
 char *pc_fs_absolute(const char *p);
+/* pc_fs_relative - `path` relative to the directory `dir`, both made
+ * absolute lexically first (pc_fs_absolute: no symlink is resolved, as
+ * the scenario loader resolves relative paths): "x/y", "../x", or "."
+ * when they are the same. Returns new string. */
+char *pc_fs_relative(const char *dir, const char *path);
 /* pc_fs_is_under - `path` is `dir` or inside it, component by component,
  * after both are made absolute lexically (pc_fs_absolute; no symlink is
  * resolved): "/a/b" is under "/a" and "/a/", "/ab" is not. */

@@ -33,7 +33,7 @@ ACTION = Action(os.path.join(ROOT, "action.yml"))
 # the libraries CMakeLists.txt links (pkg_check_modules) and libc, as the
 # Debian 12 packages that ship them
 LINKED = {"libc6", "libcjson1", "libyaml-0-2", "libpcre2-8-0", "libsodium23",
-          "libmicrohttpd12", "libzip4"}
+          "libzip4"}
 
 _memo = {}
 

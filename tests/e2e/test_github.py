@@ -179,6 +179,7 @@ def test_escaping_and_no_injected_commands(ctx):
     cmds = [ln for ln in out.split("\n") if ln.lstrip().startswith(("::", "##["))]
     eq(len(cmds), 1)
     # a finding without a file: no file property
+    os.makedirs(os.path.join(ctx.tmp, "nowhere"), exist_ok=True)   # no plugin.json
     code, out, _ = ctx.run("lint", "nowhere", "--format", "github")
     eq(code, 3)
     assert out.startswith("::error title=PC-LOAD-002%3A the host does not see a plugin "

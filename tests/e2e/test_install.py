@@ -1,6 +1,7 @@
 """plugcheck install-check: the host's /plugin-install reproduced on a
 directory and on release zips built here, with and without execute bits and
 with files the copy excludes. Each case asserts its specific finding."""
+import json
 import os
 import shutil
 import stat
@@ -170,3 +171,44 @@ def test_unsafe_zip_path(ctx):
     code, out = ic(ctx, z)
     eq(loads(out)["installed"]["detail"], "zip entry '../evil.sh' has an unsafe path")
     assert "PC-INST-040" in ids(out, "error")
+
+
+def test_zip_prompt_file_needs_no_execute_bit(ctx):
+    # issue 20: commands/ask.md (mode 0644) was PC-INST-001 "has no execute
+    # bit ... fails to load" while the same report said installed: loaded.
+    # The host reads a prompt_file (R2.12) and executes only scripts (R2.10).
+    m = manifest()
+    m["commands"].append({"name": "ask", "description": "ask", "prompt_file": "commands/ask.md"})
+    d = make(ctx, m=m)
+    with open(os.path.join(d, "commands", "ask.md"), "w") as f:
+        f.write("Answer: {{args}}\n")
+    os.chmod(os.path.join(d, "commands", "ask.md"), 0o644)
+    code, out = ic(ctx, zip_dir(d, os.path.join(ctx.tmp, "prompt.zip")))
+    eq((code, ids(out, "error"), loads(out)["installed"]["loaded"]), (0, [], True))
+    # the same zip with every file 0644: only the command script is reported
+    code, out = ic(ctx, zip_dir(d, os.path.join(ctx.tmp, "noexec.zip"), mode=0o644))
+    eq([f["file"] for f in out["findings"] if f["id"] == "PC-INST-001"], ["commands/hi.sh"])
+
+
+def test_nonexistent_zip_says_so(ctx):
+    # issue 20: it said "\"nonexist.zip\" is not a directory"
+    code, out, err = ctx.run("install-check", "nonexist.zip")
+    eq((code, out, err), (2, "", "plugcheck install-check: 'nonexist.zip' does not exist\n"
+                                 "Run `plugcheck install-check --help` for usage.\n"))
+
+
+def test_zip_load_failure_names_the_zip_entry(ctx):
+    # issue 20: the report named plugcheck's extraction directory
+    # (/tmp/plugcheck-install-XXXXXX/extract/...) instead of the zip entry
+    d = make(ctx, files={"dist/run.sh": OK_CMD}, m=manifest(cmd="dist/run.sh"))
+    z = zip_dir(d, os.path.join(ctx.tmp, "dist.zip"), top="owner-repo-abc123")
+    code, text, err = ctx.run("install-check", z, "--repeat", "1", "--format", "json")
+    assert "plugcheck-install" not in text and ctx.tmp + "/" not in text.replace(z, ""), text
+    out = json.loads(text)
+    eq(loads(out)["project"]["detail"],
+       "[plugins] skipping project-scoped plugin 'inst-demo' (in \"%s:owner-repo-abc123\"); "
+       "trust it with the plugin trust prompt (/plugin-trust), set --trust-project-plugins / "
+       "CATALYST_CODE_TRUST_PROJECT_PLUGINS=1, or reinstall with `/plugin-install … workspace`"
+       % z)
+    eq(loads(out)["installed"], {"as": "installed", "loaded": False,
+                                 "detail": 'script "dist/run.sh" does not exist'})

@@ -1,6 +1,7 @@
 """plugcheck lint: the host's load verdict, byte for byte (spec §1-§3)."""
 import json
 import os
+import subprocess
 
 from e2e import eq
 
@@ -314,9 +315,15 @@ def test_not_a_plugin_directory(ctx):
     code, out = ctx.json("lint", os.path.join(ctx.tmp, "empty"))
     eq((code, out["loaded"], out["host_error"]), (3, False, None))
     eq([f["id"] for f in out["findings"]], ["PC-LOAD-002"])
-    code, stdout, stderr = ctx.run("lint", os.path.join(ctx.tmp, "nope"))
-    eq(code, 3)
-    assert "is not a directory holding plugin.json" in stdout, stdout
+    # a path that names nothing is a typo, said in one line (issue 20)
+    for cmd in (["lint"], ["check"], [], ["fire", "pre_bash"], ["install-check"]):
+        nope = os.path.join(ctx.tmp, "nope")
+        code, stdout, stderr = ctx.run(*cmd, nope)
+        name = (cmd or ["check"])[0]
+        eq((code, stdout, stderr), (2, "", "plugcheck %s: '%s' does not exist\n"
+                                    "Run `plugcheck %s --help` for usage.\n" % (name, nope, name)))
+    code, stdout, stderr = ctx.run("install-check", "nonexist.zip")
+    eq((code, stderr.split("\n")[0]), (2, "plugcheck install-check: 'nonexist.zip' does not exist"))
 
 
 def test_rejected_human_output(ctx):
@@ -332,3 +339,38 @@ def test_path_debug_quoting_in_log_line(ctx):
     d = ctx.plugin("p", {"name": "", "version": "1"}, dirname="it's \"here\"")
     code, out = ctx.json("lint", d)
     eq(out["host_log"], ["[plugins] failed to load plugin in \"it\\'s \\\"here\\\"\": plugin name is empty"])
+
+
+def test_unreadable_scripts_are_found_before_they_run(ctx):
+    # issue 20: a script the user cannot read passed lint (the host checks
+    # only the execute bit, R2.10) and every call then failed
+    d = ctx.plugin("unread", {"name": "unread", "version": "1",
+                              "hooks": {"pre_bash": {"script": "hooks/h.sh"}},
+                              "tools": [{"name": "t", "description": "d", "kind": "readonly",
+                                         "script": "bin/t"}]},
+                   {"hooks/h.sh": "#!/bin/sh\necho '{\"allow\":true}'\n",
+                    "bin/t": "#!/bin/sh\necho ok\n"})
+    pre = None
+    if os.geteuid() == 0:  # root reads everything: run as nobody, who owns it
+        for root, ds, fs in os.walk(d):
+            for n in ds + fs:
+                os.chown(os.path.join(root, n), 65534, 65534)
+        os.chown(d, 65534, 65534)
+        os.chmod(ctx.tmp, 0o755)
+
+        def pre():
+            os.setgroups([])
+            os.setresgid(65534, 65534, 65534)
+            os.setresuid(65534, 65534, 65534)
+    for rel in ("hooks/h.sh", "bin/t"):
+        os.chmod(os.path.join(d, rel), 0o311)
+    p = subprocess.run([ctx.plugcheck, "lint", d, "--format", "json"], capture_output=True,
+                       timeout=60, preexec_fn=pre, env={"PATH": os.environ["PATH"],
+                                                        "HOME": ctx.tmp})
+    out = json.loads(p.stdout)
+    eq((p.returncode, [(f["id"], f["file"], f["message"]) for f in out["findings"]
+                       if f["id"].startswith("PC-SCRIPT")]),
+       (1, [("PC-SCRIPT-006", "hooks/h.sh", 'script "hooks/h.sh" (mode 0311) is not readable by '
+             "this user: the host's bash cannot read it, so every call fails"),
+            ("PC-SCRIPT-007", "bin/t", 'script "bin/t" (mode 0311) is not readable by this user: '
+             "unless it is a compiled binary, every call fails")]), p.stderr)

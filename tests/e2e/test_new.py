@@ -3,8 +3,10 @@
 The template matrix is in test_new_matrix_{sh,python,c}.py (newmatrix.py)
 and the ChatCLI template in test_new_chatcli.py.
 """
+import glob
 import json
 import os
+import subprocess
 
 from newmatrix import generate
 from run import eq
@@ -86,7 +88,61 @@ def test_unknown_hook_point_lists_the_18(ctx):
     # The hint used to send the user to `new --help`, which does not list
     # them (found in a fresh-user trial).
     code, out, err = ctx.run("new", "x", "--hook", "pre_nothing")
-    eq((code, err.split("\n")[0] + "\n"), (2, "plugcheck: 'pre_nothing' is not a hook point; the 18 are: pre_bash, "
+    eq((code, err.split("\n")[0] + "\n"), (2, "plugcheck new: 'pre_nothing' is not a hook point; the 18 are: pre_bash, "
                         "pre_write, pre_read, post_bash, post_write, post_read, session_start, "
                         "session_stop, pre_compact, pre_turn, pre_input, pre_agent_start, "
                         "pre_context, turn_start, turn_end, session_shutdown, pre_tool, post_tool\n"))
+
+
+def test_new_refuses_what_cannot_be_carried(ctx):
+    # issue 20: a non-UTF-8 name used to exit 0 and write a plugin.json the
+    # host rejects (R2.1); nothing may be written
+    bad = b"\xff\xfe".decode("utf-8", "surrogateescape")
+    p = subprocess.run([ctx.plugcheck, "new", bad], cwd=ctx.tmp, capture_output=True)
+    eq((p.returncode, p.stdout, p.stderr.decode()),
+       (2, b"", 'plugcheck new: plugin name "\\xff\\xfe" is not valid UTF-8: plugin.json must be '
+                'UTF-8 JSON (R2.1), so the host would reject it; use a UTF-8 name\n'
+                "Run `plugcheck new --help` for usage.\n"))
+    eq(os.listdir(ctx.tmp), [])
+    code, out, err = ctx.run("new", "two\nlines")
+    eq((code, err.split("\n")[0]),
+       (2, "plugcheck new: plugin name contains the control or line-break character U+000A: the "
+           "name goes into one-line comments, messages and file names of the generated plugin; "
+           "drop it"))
+    eq(os.listdir(ctx.tmp), [])
+
+
+def test_scaffolded_scenario_ids_have_one_slash(ctx):
+    # issue 20: the id was "command_prompt-ask//ask renders its prompt"
+    generate(ctx, "ids", "--command", "ask", "--prompt", "--command", "hello", "--tool", "t",
+             "--hook", "pre_bash", "--oauth", "acme", "--memory")
+    code, rep = ctx.json("run", *sorted(glob.glob(os.path.join(ctx.tmp, "ids", "tests", "*"))))
+    eq((code, [s["id"] for s in rep["scenarios"]]),
+       (0, ["command_prompt-ask/command /ask renders its prompt",
+            "command_script-hello/command /hello runs with and without arguments",
+            "hook-pre_bash/pre_bash decides on a realistic call",
+            "memory-provider/memory round trip through every action the host sends",
+            "oauth-acme/OAuth acme logs in, hands out a token and logs out",
+            "tool-t/tool t answers a valid call"]))
+
+
+def test_memory_template_quotes_the_plugin_name(ctx):
+    # issue 20: the sh memory template wrote `store=.../.config/semi;colon/memory`,
+    # which ran `colon/memory` as a command on every call (and a space broke it)
+    trap = os.path.join(ctx.tmp, "colon", "memory")
+    os.makedirs(os.path.dirname(trap))
+    with open(trap, "w") as f:
+        f.write("#!/bin/sh\ntouch %s/ran\n" % ctx.tmp)
+    os.chmod(trap, 0o755)
+    for name in ("semi;colon", "my plugin"):
+        d = generate(ctx, name, "--memory")
+        home = os.path.join(ctx.tmp, "home-" + name.split()[0].split(";")[0])
+        p = subprocess.run([os.path.join(d, "memory", "provider.sh")],
+                           input=b'{"action":"save","args":{"content":"x","name":"n"}}',
+                           capture_output=True, cwd=ctx.tmp, timeout=30,
+                           env={"PATH": os.environ["PATH"], "HOME": home})
+        eq((p.returncode, json.loads(p.stdout)["ok"], p.stderr), (0, True, b""), name)
+        eq(os.listdir(os.path.join(home, ".config")), [name])
+        assert not os.path.exists(os.path.join(ctx.tmp, "ran")), name
+        code, out, err = ctx.run("check", d, "--repeat", "1")
+        eq(code, 0, out[-1500:])

@@ -122,18 +122,18 @@ def test_chatcli_sources_lint_and_compile(ctx):
 
 def test_chatcli_refuses_names_the_host_mishandles(ctx):
     for args, msg in (
-            (["memory"], "plugcheck: plugin name 'memory': @memory is a ChatCLI builtin that "
+            (["memory"], "plugcheck new: plugin name 'memory': @memory is a ChatCLI builtin that "
                          "the plugin would silently replace (D7, N1): rename it, or pass --override\n"),
-            (["mcp_x"], "plugcheck: plugin name 'mcp_x' starts with mcp_: ChatCLI routes such "
+            (["mcp_x"], "plugcheck new: plugin name 'mcp_x' starts with mcp_: ChatCLI routes such "
                         "calls to MCP, never to the plugin (M6); rename it\n"),
-            (["_x"], "plugcheck: plugin name '_x' starts with '_': ChatCLI hides it from remote "
+            (["_x"], "plugcheck new: plugin name '_x' starts with '_': ChatCLI hides it from remote "
                      "users (N3); rename it\n"),
-            (["a:b"], "plugcheck: plugin name 'a:b': use letters, digits, '_' and '-' only (it is "
+            (["a:b"], "plugcheck new: plugin name 'a:b': use letters, digits, '_' and '-' only (it is "
                       "the file name and the @name the model calls)\n"),
-            (["x", "--hook", "pre_bash"], "plugcheck: a ChatCLI plugin is one executable: --hook, "
+            (["x", "--hook", "pre_bash"], "plugcheck new: a ChatCLI plugin is one executable: --hook, "
              "--tool, --command, --oauth, --memory and --system-prompt are for --host catalyst\n")):
         code, out, err = ctx.run("new", *args, "--host", "chatcli")
-        eq((code, out, err), (2, "", msg), str(args))
+        eq((code, out, err), (2, "", msg + "Run `plugcheck new --help` for usage.\n"), str(args))
     code, out, err = ctx.run("new", "memory", "--host", "chatcli", "--override")
     eq(code, 0, err)
 

@@ -78,7 +78,7 @@ def test_working_directory_is_the_workspace_everywhere(ctx):
         f.write("plugcheck: 1\nplugins: [%s]\nscenarios:\n  - name: pwd\n    steps:\n"
                 "      - fire: pre_bash\n        save: { r: $.reason }\n" % d)
     code, out = ctx.json("run", scn, cwd=elsewhere)
-    exch = json.loads(out["scenarios"][0]["steps"][0]["exchange"])
+    exch = out["scenarios"][0]["steps"][0]["exchange"]
     same(exch["reason"], "run")
     script = os.path.join(ctx.tmp, "bash.json")
     with open(script, "w") as f:

@@ -115,6 +115,7 @@ def test_sarif_of_every_severity_validates(ctx):
                                  "kind": "external", "status": "accepted"}])
     eq(run["invocations"], [{"executionSuccessful": True}])
     # the other reports: no file (lint of a non-plugin), a scenario run
+    os.makedirs(os.path.join(ctx.tmp, "nowhere"), exist_ok=True)   # no plugin.json
     code, lint = sarif(ctx, "lint", "nowhere")
     eq(lint["runs"][0]["results"][0]["locations"][0]["physicalLocation"],
        {"artifactLocation": {"uri": "nowhere"}, "region": {"startLine": 1, "endLine": 1}})

@@ -109,6 +109,15 @@ def mode_options(pc, f):
         check(rc == 1 and "XFAIL verdict/wrong verdict" in out and
               "listed in the baseline as failing, but it passes now" in out,
               "options: --baseline", out)
+        # every id must name a scenario of the files given (issue 20)
+        rc, out, err = run(pc, "fail/verdict.plugcheck.yaml", "--baseline", base,
+                           "--filter", "wrong verdict")
+        check(rc == 2 and err == (
+            "plugcheck run: --baseline: %s:3: 'guard/rewrites sudo' names no scenario of the "
+            "files given (ids are FILE-STEM/NAME, as `run` prints them): fix the id or remove "
+            "the line\n" % base), "options: --baseline id of no scenario", out + err)
+        with open(base, "w") as b:
+            b.write("verdict/wrong verdict\n")
         rc, out, _ = run(pc, "fail/verdict.plugcheck.yaml", "--baseline", base,
                          "--filter", "wrong verdict")
         check(rc == 0, "options: --baseline xfail only", out)

@@ -386,9 +386,33 @@ static void fs_read_stream_reads_a_fifo_to_eof(void **state)
 	free(dir);
 }
 
+static void rel_is(const char *dir, const char *path, const char *want)
+{
+	char *r = pc_fs_relative(dir, path);
+
+	assert_string_equal(r, want);
+	free(r);
+}
+
+/* fire --save writes plugins: relative to the scenario file (issue 20) */
+static void fs_relative_paths(void **state)
+{
+	(void)state;
+	rel_is("/a/b", "/a/b", ".");
+	rel_is("/a/b", "/a/b/c/d", "c/d");
+	rel_is("/a/b/tests", "/a/b", "..");
+	rel_is("/a/b", "/a/c", "../c");
+	rel_is("/a/b", "/a/bc", "../bc");
+	rel_is("/a/bc", "/a/b", "../b");
+	rel_is("/", "/x", "x");
+	rel_is("/x/y", "/", "../..");
+	rel_is("/a/./b/../b/", "/a//c", "../c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fs_relative_paths),
 		cmocka_unit_test(fs_rm_rf_removes_mode_000_trees),
 		cmocka_unit_test(fs_rm_rf_removes_a_chain_past_path_max),
 		cmocka_unit_test(fs_rm_rf_does_not_follow_symlinks),

@@ -190,7 +190,8 @@ static void expect_bad(const char *text, int code, const char *msg)
 static void mock_rejects_bad_scripts_with_path(void **state)
 {
 	(void)state;
-	expect_bad("[]", PC_EINVAL, "script: not an object");
+	expect_bad("[]", PC_EINVAL,
+		   "the script is not a JSON object (replies, rules, fallback)");
 	expect_bad("{\"replies\":{}}", PC_EINVAL, "replies: not an array");
 	expect_bad(
 		"{\"replies\":[{},{},{\"tool_calls\":[{\"name\":\"a\"},{}]}]}",
@@ -204,6 +205,46 @@ static void mock_rejects_bad_scripts_with_path(void **state)
 		   "fallback.content: not a string");
 	expect_bad("{", PC_EPARSE,
 		   "EOF while parsing an object at line 1 column 1");
+}
+
+/* A misspelled key at any level is an error with the path of the key
+ * (issue 20: "replys" and "contnt" were ignored, and the run then said
+ * every scripted reply was used). */
+static void expect_where(const char *text, const char *msg, const char *where)
+{
+	struct pc_mock *m = NULL;
+	struct pc_err err = PC_ERR_INIT;
+
+	assert_int_equal(pc_mock_new_text(text, strlen(text), &m, &err),
+			 PC_EINVAL);
+	assert_null(m);
+	assert_string_equal(err.msg, msg);
+	assert_string_equal(err.where, where);
+}
+
+static void mock_rejects_unknown_keys(void **state)
+{
+	(void)state;
+	expect_where("{\"replys\":[]}",
+		     "unknown key 'replys' in the script (expected one of: replies, rules, fallback)",
+		     "replys");
+	expect_where("{\"replies\":[{\"content\":\"a\"},{\"contnt\":\"b\"}]}",
+		     "replies[1]: unknown key 'contnt' in a model reply (expected one of: content, tool_calls, fault, reasoning_content, chunk_size)",
+		     "replies[1].contnt");
+	expect_where("{\"replies\":[{\"tool_calls\":[{\"name\":\"a\",\"args\":{}}]}]}",
+		     "replies[0].tool_calls[0]: unknown key 'args' in a tool call (expected one of: name, arguments, arguments_raw)",
+		     "replies[0].tool_calls[0].args");
+	expect_where("{\"rules\":[{\"when\":{\"last_user\":\"x\"},\"reply\":{}}]}",
+		     "rules[0].when: unknown key 'last_user' in a rule's 'when' (expected one of: last_user_contains, last_tool_contains)",
+		     "rules[0].when.last_user");
+	expect_where("{\"rules\":[{\"when\":{\"last_user_contains\":\"x\"},\"replay\":{}}]}",
+		     "rules[0]: unknown key 'replay' in a model rule (expected one of: when, reply)",
+		     "rules[0].replay");
+	expect_where("{\"fallback\":{\"text\":\"x\"}}",
+		     "fallback: unknown key 'text' in a model reply (expected one of: content, tool_calls, fault, reasoning_content, chunk_size)",
+		     "fallback.text");
+	expect_where("{\"replies\":[{\"content\":1}]}",
+		     "replies[0].content: not a string", "replies[0].content");
 }
 
 static void mock_reply_refuses_non_array(void **state)
@@ -223,6 +264,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mock_replies_in_order_then_fallback),
+		cmocka_unit_test(mock_rejects_unknown_keys),
 		cmocka_unit_test(mock_default_fallback_is_empty_content),
 		cmocka_unit_test(mock_tool_calls_get_deterministic_ids),
 		cmocka_unit_test(mock_rules_match_last_user_and_tool),

@@ -830,15 +830,17 @@ static void run_json_scenarios(void **state)
 	s = cJSON_GetArrayItem(jget(doc, "scenarios"), 0);
 	assert_string_equal(jget(s, "id")->valuestring, "f/greet");
 	assert_string_equal(jget(s, "status")->valuestring, "fail");
-	assert_string_equal(jget(s, "message")->valuestring, "");
+	/* a failed scenario says what failed first */
+	assert_string_equal(jget(s, "message")->valuestring,
+			    "PC-SCN-001: expected allow, got deny\nreason: no");
 	steps = jget(s, "steps");
 	assert_int_equal(cJSON_GetArraySize(steps), 2);
 	assert_string_equal(
 		jget(cJSON_GetArrayItem(steps, 0), "name")->valuestring,
 		"1. fire pre_bash");
-	assert_string_equal(
-		jget(cJSON_GetArrayItem(steps, 0), "exchange")->valuestring,
-		"{\"allow\": true}");
+	/* the exchange is the step's document as an object (issue 20) */
+	assert_true(cJSON_IsTrue(
+		jget(jget(cJSON_GetArrayItem(steps, 0), "exchange"), "allow")));
 	assert_int_equal(jnum(cJSON_GetArrayItem(steps, 0), "time_ms"), 4);
 	assert_string_equal(
 		jget(cJSON_GetArrayItem(steps, 1), "message")->valuestring,
@@ -1895,11 +1897,57 @@ static void finding_shows_host_nul_visibly(void **state)
 	pc_findings_release(&f);
 }
 
+/* A skipped case always says why: never a null or empty message
+ * (docs/check-json.md; issue 20). */
+static void skip_always_has_a_reason(void **state)
+{
+	struct pc_report r = PC_REPORT_INIT;
+	size_t a, b;
+
+	(void)state;
+	a = pc_report_add_case(&r, "c", "a", NULL, 0);
+	b = pc_report_add_case(&r, "c", "b", NULL, 0);
+	pc_report_skip(&r, a, NULL);
+	pc_report_skip(&r, b, "");
+	pc_report_finish(&r);
+	assert_int_equal(r.cases[a].status, PC_CASE_SKIP);
+	assert_string_equal(r.cases[a].message, "skipped (no reason was given)");
+	assert_string_equal(r.cases[b].message, "skipped (no reason was given)");
+	pc_report_release(&r);
+}
+
+/* install-check's renaming of its temporary directories (issue 20):
+ * whole path components only, everywhere a path is shown. */
+static void rename_path_whole_components(void **state)
+{
+	struct pc_report r = PC_REPORT_INIT;
+	size_t c;
+
+	(void)state;
+	r.host_error = pc_xstrdup("in \"/tmp/x/e/p\": bad; /tmp/x/e/pq kept");
+	pc_strvec_push(&r.host_log, "[plugins] loaded /tmp/x/e/p/plugin.json");
+	pc_report_add_load(&r, "project", false, "(in \"/tmp/x/e/p\")");
+	c = pc_report_add_case(&r, "plugcheck.load", "load /tmp/x/e/p",
+			       "cwd /tmp/x/e/p.d", 0);
+	pc_report_find(&r, c, "PC-LOAD-001", "plugin.json", NULL,
+		       "failed in /tmp/x/e/p: x");
+	pc_report_rename_path(&r, "/tmp/x/e/p", "a.zip:p");
+	assert_string_equal(r.host_error, "in \"a.zip:p\": bad; /tmp/x/e/pq kept");
+	assert_string_equal(r.host_log.v[0], "[plugins] loaded a.zip:p/plugin.json");
+	assert_string_equal(r.loads[0].detail, "(in \"a.zip:p\")");
+	assert_string_equal(r.cases[c].name, "load a.zip:p");
+	assert_string_equal(r.cases[c].system_out, "cwd /tmp/x/e/p.d");
+	assert_string_equal(r.cases[c].findings.v[0].message, "failed in a.zip:p: x");
+	pc_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finding_shows_host_nul_visibly),
 		cmocka_unit_test(format_parse_names),
+		cmocka_unit_test(rename_path_whole_components),
+		cmocka_unit_test(skip_always_has_a_reason),
 		cmocka_unit_test(add_copies_and_release_empties),
 		cmocka_unit_test(case_fails_by_its_findings),
 		cmocka_unit_test(case_message_joins_failing_findings),

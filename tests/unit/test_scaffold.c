@@ -20,6 +20,7 @@
 #include "pc_fs.h"
 #include "pc_manifest.h"
 #include "pc_scaffold.h"
+#include "pc_scaffold_impl.h"
 #include "pc_xalloc.h"
 
 /* name check: 0, or -1 with a message that must contain `want` */
@@ -48,13 +49,120 @@ static void catalyst_names_r2_5(void **state)
 	name_is(PC_SCAFFOLD_CATALYST, "..", false, "path separator");
 	name_is(PC_SCAFFOLD_CATALYST, "a/b", false, "(R2.5)");
 	name_is(PC_SCAFFOLD_CATALYST, "a\\b", false, "path separator");
-	name_is(PC_SCAFFOLD_CATALYST, "a\"b", false, "cannot be quoted");
-	name_is(PC_SCAFFOLD_CATALYST, "a$b", false, "cannot be quoted");
-	name_is(PC_SCAFFOLD_CATALYST, "a\tb", false, "cannot be quoted");
+	/* quoted wherever they are written, so allowed (issue 20) */
+	name_is(PC_SCAFFOLD_CATALYST, "a\"b'c$(x)`y`;z %s", false, NULL);
+	/* what neither the host nor the generated files can carry */
+	name_is(PC_SCAFFOLD_CATALYST, "a\tb", false,
+		"plugin name contains the control or line-break character U+0009: the name goes into one-line comments, messages and file names of the generated plugin; drop it");
+	name_is(PC_SCAFFOLD_CATALYST, "a\nb", false, "U+000A");
+	name_is(PC_SCAFFOLD_CATALYST, "a\x7f", false, "U+007F");
+	name_is(PC_SCAFFOLD_CATALYST, "a\xc2\x85", false, "U+0085");
+	name_is(PC_SCAFFOLD_CATALYST, "a\xe2\x80\xa8", false, "U+2028");
+	name_is(PC_SCAFFOLD_CATALYST, "\xc2\xa0" "caf\xc3\xa9 \xf0\x9f\x94\x8c", false, NULL);
+	name_is(PC_SCAFFOLD_CATALYST, "\xff\xfe", false,
+		"plugin name \"\\xff\\xfe\" is not valid UTF-8: plugin.json must be UTF-8 JSON (R2.1), so the host would reject it; use a UTF-8 name");
+	name_is(PC_SCAFFOLD_CATALYST, "ok\xc3", false, "is not valid UTF-8");
 	/* R2.5 has no charset rule: spaces and dots are the host's business */
 	name_is(PC_SCAFFOLD_CATALYST, "my plugin.v2", false, NULL);
 	name_is(PC_SCAFFOLD_CATALYST, "...", false, NULL);
 	name_is(PC_SCAFFOLD_CATALYST, "memory", false, NULL);
+}
+
+/* A file name has at most 255 bytes: 254 and 255 pass, 256 fails. */
+static void catalyst_name_length(void **state)
+{
+	char name[PC_CLI_SCAFFOLD_NAME_MAX + 2];
+
+	(void)state;
+	for (size_t n = PC_CLI_SCAFFOLD_NAME_MAX - 1;
+	     n <= PC_CLI_SCAFFOLD_NAME_MAX + 1; n++) {
+		memset(name, 'n', n);
+		name[n] = '\0';
+		name_is(PC_SCAFFOLD_CATALYST, name, false,
+			n <= PC_CLI_SCAFFOLD_NAME_MAX
+				? NULL
+				: "plugin name is 256 bytes: the host installs the plugin into a directory of that name (R2.5), and a file name has at most 255 bytes; shorten it");
+	}
+}
+
+static void render_is(const char *text, const char *value, const char *want)
+{
+	const char *kv[] = { "PLUGIN", value, "PARTS", "{{PLUGIN}}", NULL };
+	struct pc_err err = { 0 };
+	char *out = NULL;
+
+	assert_int_equal(pc__scaffold_render("t", text, kv, &out, &err), 0);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+/* Every filter quotes for its spot (issue 20: no user string reaches
+ * generated code unquoted). */
+static void render_filters(void **state)
+{
+	const char *h = "a'b\"c$d`e%f*/g?\?=h\\i\tj";
+
+	(void)state;
+	render_is("{{PLUGIN|json}}", h, "a'b\\\"c$d`e%f*/g?\?=h\\\\i\\u0009j");
+	render_is("x={{PLUGIN|sh}}", h, "x='a'\\''b\"c$d`e%f*/g?\?=h\\i\tj'");
+	render_is("'{{PLUGIN|sq}}'", "it's", "'it'\\''s'");
+	render_is("\"{{PLUGIN|dq}}\"", h, "\"a'b\\\"c\\$d\\`e%f*/g?\?=h\\\\i\tj\"");
+	render_is("\"{{PLUGIN|py}}\"", h, "\"a\\'b\\\"c$d`e%f*/g?\?=h\\\\i\\x09j\"");
+	render_is("\"{{PLUGIN|c}}\"", h, "\"a'b\\\"c$d`e%f*/g\\?\\?=h\\\\i\\011j\"");
+	render_is("\"{{PLUGIN|c}}\"", "\xc3\xa9", "\"\\303\\251\"");
+	render_is("{{PLUGIN|pct|c}}", "100%", "100%%");
+	render_is("/* {{PLUGIN|ccmt}} */", h, "/* a'b\"c$d`e%f* /g? ?=h\\i?j */");
+	render_is("# {{PLUGIN|cmt}}", "a\nb", "# a?b");
+	render_is("{{PLUGIN|code}}", "a`b", "``a`b``");
+	render_is("{{PLUGIN|code}}", "`a", "`` `a ``");
+	render_is("{{PLUGIN|md}}", "a_b*c", "a\\_b\\*c");
+	render_is("{{PLUGIN|json|sq}}", "it's \"x\"", "it'\\''s \\\"x\\\"");
+	render_is("bin/{{PLUGIN|word}}", "my-tool_2.v1", "bin/my-tool_2.v1");
+	/* one pass: a value's braces are never expanded again */
+	render_is("{{PLUGIN|json}} {{PARTS}}", "{{PARTS}}", "{{PARTS}} {{PLUGIN}}");
+	/* not ours: kept */
+	render_is("{{args}} {{ vars.x }} {{OTHER|json}}", "x",
+		  "{{args}} {{ vars.x }} {{OTHER|json}}");
+}
+
+static void render_fails(const char *text, const char *value, const char *want)
+{
+	const char *kv[] = { "PLUGIN", value, NULL };
+	struct pc_err err = { 0 };
+	char *out = NULL;
+
+	assert_int_equal(pc__scaffold_render("catalyst/x.sh", text, kv, &out,
+					     &err),
+			 PC_EINVAL);
+	assert_null(out);
+	assert_string_equal(err.msg, want);
+}
+
+static void render_refuses_unquoted(void **state)
+{
+	(void)state;
+	render_fails("echo {{PLUGIN}}", "x",
+		     "template 'catalyst/x.sh': {{PLUGIN}} is written without a quoting filter (such as {{PLUGIN|json}})");
+	render_fails("{{PLUGIN|nope}}", "x",
+		     "template 'catalyst/x.sh': unknown filter in {{PLUGIN|nope}}");
+	render_fails("all: bin/{{PLUGIN|word}}", "a b",
+		     "'a b' cannot be written into catalyst/x.sh ({{PLUGIN|word}}): use letters, digits and _ - . only");
+}
+
+static void shell_word(void **state)
+{
+	char *w;
+
+	(void)state;
+	w = pc_scaffold_shell_word("./my-plugin");
+	assert_string_equal(w, "./my-plugin");
+	free(w);
+	w = pc_scaffold_shell_word("it's here");
+	assert_string_equal(w, "'it'\\''s here'");
+	free(w);
+	w = pc_scaffold_shell_word("");
+	assert_string_equal(w, "''");
+	free(w);
 }
 
 static void chatcli_names(void **state)
@@ -460,6 +568,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(catalyst_names_r2_5),
+		cmocka_unit_test(catalyst_name_length),
+		cmocka_unit_test(render_filters),
+		cmocka_unit_test(render_refuses_unquoted),
+		cmocka_unit_test(shell_word),
 		cmocka_unit_test(chatcli_names),
 		cmocka_unit_test(hooks_get_the_points_policy_r4_2),
 		cmocka_unit_test(commands_and_tools_r2_8_r2_15),

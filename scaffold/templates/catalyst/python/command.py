@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Slash command /{{NAME}} of {{PLUGIN}}.
+"""Slash command /{{NAME|py}} of {{PLUGIN|py}}.
 
-stdin: {"args": "<text after the command>", "command": "{{NAME}}",
-"plugin": "{{PLUGIN}}", "session_id": ..., "timestamp": ..., "workspace": ...}
+stdin: {"args": "<text after the command>", "command": "{{NAME|json|py}}",
+"plugin": "{{PLUGIN|json|py}}", "session_id": ..., "timestamp": ..., "workspace": ...}
 stdout: one JSON object {"ok": true|false, "output": "text for the user"}.
 """
 import json
@@ -11,7 +11,7 @@ import sys
 
 def run(text):
     """Return (ok, output) for the argument text (may be empty)."""
-    return True, "/{{NAME}}: done"
+    return True, "/{{NAME|py}}: done"
 
 
 def main():
@@ -20,8 +20,8 @@ def main():
         text = req.get("args") if isinstance(req, dict) else None
         ok, output = run(text if isinstance(text, str) else "")
     except Exception as e:
-        print("{{PLUGIN}}: /{{NAME}}: %s" % e, file=sys.stderr)
-        ok, output = False, "/{{NAME}}: could not read the command input"
+        print("{{PLUGIN|pct|py}}: /{{NAME|pct|py}}: %s" % e, file=sys.stderr)
+        ok, output = False, "/{{NAME|py}}: could not read the command input"
     sys.stdout.write(json.dumps({"ok": bool(ok), "output": output}) + "\n")
     return 0
 

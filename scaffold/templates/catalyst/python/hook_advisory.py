@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""{{POINT}} hook of {{PLUGIN}}.
+"""{{POINT|py}} hook of {{PLUGIN|py}}.
 
 Advisory: the host ignores "allow" here and skips this hook when it fails.
 Contract: read ALL of stdin, print ONE JSON object on stdout, diagnostics on
@@ -20,7 +20,7 @@ def main():
         if isinstance(ctx, dict):
             observe(ctx)
     except Exception as e:
-        print("{{PLUGIN}}: {{POINT}}: %s" % e, file=sys.stderr)
+        print("{{PLUGIN|pct|py}}: {{POINT|pct|py}}: %s" % e, file=sys.stderr)
     sys.stdout.write(json.dumps({"allow": True}) + "\n")
     return 0
 

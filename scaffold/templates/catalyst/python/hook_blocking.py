@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""{{POINT}} hook of {{PLUGIN}}.
+"""{{POINT|py}} hook of {{PLUGIN|py}}.
 
 Blocking: the host denies the call when this script fails, times out or
 prints anything but one JSON object. Contract: read ALL of stdin, print ONE
@@ -23,8 +23,8 @@ def main():
             raise ValueError("the hook input is not a JSON object")
         allow, reason = decide(ctx)
     except Exception as e:  # fail closed: no context, no approval
-        print("{{PLUGIN}}: {{POINT}}: %s" % e, file=sys.stderr)
-        allow, reason = False, "{{PLUGIN}}: could not read the hook input"
+        print("{{PLUGIN|pct|py}}: {{POINT|pct|py}}: %s" % e, file=sys.stderr)
+        allow, reason = False, "{{PLUGIN|py}}: could not read the hook input"
     answer = {"allow": bool(allow)}
     if reason:
         answer["reason"] = reason

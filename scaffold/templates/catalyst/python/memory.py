@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory provider of {{PLUGIN}}.
+"""Memory provider of {{PLUGIN|py}}.
 
 The host sends {"action", "args", "session_id", "timestamp", "workspace"}
 with the actions inject, save, list, forget and compact_append (plus any
@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-STORE = os.path.join(os.environ.get("HOME") or ".", ".config", "{{PLUGIN}}", "memory.json")
+STORE = os.path.join(os.environ.get("HOME") or ".", ".config", "{{PLUGIN|py}}", "memory.json")
 
 
 def load():
@@ -78,7 +78,7 @@ def main():
         args = req.get("args") if isinstance(req.get("args"), dict) else {}
         answer = handle(req.get("action"), args)
     except Exception as e:
-        print("{{PLUGIN}}: memory: %s" % e, file=sys.stderr)
+        print("{{PLUGIN|pct|py}}: memory: %s" % e, file=sys.stderr)
         answer = {"ok": False, "output": "memory provider failed: %s" % e}
     sys.stdout.write(json.dumps(answer) + "\n")
     return 0

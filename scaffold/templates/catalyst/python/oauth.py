@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""OAuth provider {{PROVIDER}} of {{PLUGIN}}.
+"""OAuth provider {{PROVIDER|py}} of {{PLUGIN|py}}.
 
 The host runs this script with {"action": "login"|"complete"|"token"|"clear",
 "provider_id", "token_path", "timestamp", "workspace", ...} on stdin and
@@ -70,7 +70,7 @@ def handle(req):
     if action == "token":
         tok = read_token(path)
         if not tok or not tok.get("access_token"):
-            return {"ok": False, "error": "not logged in: run /login {{PROVIDER}}"}
+            return {"ok": False, "error": "not logged in: run /login {{PROVIDER|py}}"}
         return {"access_token": tok["access_token"], "expires_at": tok.get("expires_at", 0)}
     if action == "clear":
         try:
@@ -86,7 +86,7 @@ def main():
         req = json.loads(sys.stdin.buffer.read().decode("utf-8"))
         answer = handle(req if isinstance(req, dict) else {})
     except Exception as e:
-        print("{{PLUGIN}}: oauth: %s" % e, file=sys.stderr)
+        print("{{PLUGIN|pct|py}}: oauth: %s" % e, file=sys.stderr)
         answer = {"ok": False, "error": "oauth script failed: %s" % e}
     sys.stdout.write(json.dumps(answer) + "\n")
     return 0

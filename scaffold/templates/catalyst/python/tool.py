@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tool {{NAME}} of {{PLUGIN}}.
+"""Tool {{NAME|py}} of {{PLUGIN|py}}.
 
 stdin: {"args": {...}, "session_id": ..., "timestamp": ..., "workspace": ...}
 stdout: one JSON object {"ok": true|false, "output": "text for the model"}.
@@ -10,7 +10,7 @@ import sys
 
 def run(args):
     """Return (ok, output) for the tool-call arguments."""
-    return True, "{{NAME}}: done"
+    return True, "{{NAME|py}}: done"
 
 
 def main():
@@ -19,8 +19,8 @@ def main():
         args = req.get("args") if isinstance(req, dict) else None
         ok, output = run(args if isinstance(args, dict) else {})
     except Exception as e:
-        print("{{PLUGIN}}: {{NAME}}: %s" % e, file=sys.stderr)
-        ok, output = False, "{{NAME}}: could not read the tool input"
+        print("{{PLUGIN|pct|py}}: {{NAME|pct|py}}: %s" % e, file=sys.stderr)
+        ok, output = False, "{{NAME|py}}: could not read the tool input"
     sys.stdout.write(json.dumps({"ok": bool(ok), "output": output}) + "\n")
     return 0
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# {{POINT}} hook of {{PLUGIN}}. Blocking: the host denies the call when this
+# {{POINT|cmt}} hook of {{PLUGIN|cmt}}. Blocking: the host denies the call when this
 # script fails, times out or prints anything but one JSON object.
 # Contract: read ALL of stdin, print ONE JSON object on stdout, write
 # diagnostics to stderr only, exit 0 whenever a decision was made.
@@ -10,8 +10,8 @@ case $input in
 '{'*'}') ;;
 *)
 	# Fail closed: without the context we cannot judge the call.
-	echo "{{PLUGIN}}: {{POINT}}: the hook input is not a JSON object" >&2
-	printf '%s\n' '{"allow":false,"reason":"{{PLUGIN}}: could not read the hook input"}'
+	printf '%s\n' "{{PLUGIN|dq}}: {{POINT|dq}}: the hook input is not a JSON object" >&2
+	printf '%s\n' '{"allow":false,"reason":"{{PLUGIN|json|sq}}: could not read the hook input"}'
 	exit 0
 	;;
 esac

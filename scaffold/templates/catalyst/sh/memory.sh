@@ -1,16 +1,16 @@
 #!/bin/sh
-# Memory provider of {{PLUGIN}}.
+# Memory provider of {{PLUGIN|cmt}}.
 #
 # The host sends {"action","args","session_id","timestamp","workspace"} with
 # the actions inject, save, list, forget and compact_append, plus whatever
 # action the model passes to its memory tool, and expects one JSON object
 # {"ok": bool, "output"?, "injection"?, "id"?, "entries"?}. Memories are
-# files under $HOME/.config/{{PLUGIN}}/memory (one JSON object each),
+# files under $HOME/.config/{{PLUGIN|cmt}}/memory (one JSON object each),
 # written atomically while holding a lock (the directory memory.lockdir).
 set -u
 umask 077
 
-store=${HOME:-.}/.config/{{PLUGIN}}/memory
+store=${HOME:-.}/.config/{{PLUGIN|sh}}/memory
 
 {{JSON_SH}}
 answer() {
@@ -19,7 +19,7 @@ answer() {
 }
 
 fail() {
-	echo "{{PLUGIN}}: memory: $1" >&2
+	printf '%s\n' "{{PLUGIN|dq}}: memory: $1" >&2
 	answer "{\"ok\":false,\"output\":$(json_str "$1")}"
 }
 

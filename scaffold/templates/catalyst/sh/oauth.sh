@@ -1,5 +1,5 @@
 #!/bin/sh
-# OAuth provider {{PROVIDER}} of {{PLUGIN}}.
+# OAuth provider {{PROVIDER|cmt}} of {{PLUGIN|cmt}}.
 #
 # The host runs this script with {"action": "login"|"complete"|"token"|
 # "clear", "provider_id", "token_path", "timestamp", "workspace", ...} on
@@ -19,7 +19,7 @@ answer() {
 }
 
 fail() {
-	echo "{{PLUGIN}}: oauth: $1" >&2
+	printf '%s\n' "{{PLUGIN|dq}}: oauth: $1" >&2
 	answer "{\"ok\":false,\"error\":$(json_str "$1")}"
 }
 
@@ -80,7 +80,7 @@ complete)
 	answer '{"ok":true}'
 	;;
 token)
-	[ -n "$token" ] || fail 'not logged in: run /login {{PROVIDER}}'
+	[ -n "$token" ] || fail 'not logged in: run /login {{PROVIDER|sq}}'
 	expires=$(json_get expires_at <"$path") || expires=0
 	case $expires in
 	'' | *[!0-9]*) expires=0 ;;

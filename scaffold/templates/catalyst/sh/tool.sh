@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tool {{NAME}} of {{PLUGIN}}. stdin: {"args":{...},"session_id":...,
+# Tool {{NAME|cmt}} of {{PLUGIN|cmt}}. stdin: {"args":{...},"session_id":...,
 # "timestamp":...,"workspace":...}. stdout: one JSON object
 # {"ok":true|false,"output":"text for the model"}. Diagnostics on stderr.
 set -u
@@ -8,10 +8,10 @@ input=$(cat) || input=""
 case $input in
 '{'*'}') ;;
 *)
-	echo "{{PLUGIN}}: {{NAME}}: the tool input is not a JSON object" >&2
-	printf '%s\n' '{"ok":false,"output":"{{NAME}}: could not read the tool input"}'
+	printf '%s\n' "{{PLUGIN|dq}}: {{NAME|dq}}: the tool input is not a JSON object" >&2
+	printf '%s\n' '{"ok":false,"output":"{{NAME|json|sq}}: could not read the tool input"}'
 	exit 0
 	;;
 esac
 
-printf '%s\n' '{"ok":true,"output":"{{NAME}}: done"}'
+printf '%s\n' '{"ok":true,"output":"{{NAME|json|sq}}: done"}'

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests of the ChatCLI plugin @{{PLUGIN}}, through plugcheck's reference
+# Tests of the ChatCLI plugin @{{PLUGIN|cmt}}, through plugcheck's reference
 # host (plugcheck's scenario files are for Catalyst Code plugins; a ChatCLI
 # plugin is tested with `plugcheck check` and `plugcheck fire call`).
 #
@@ -18,7 +18,7 @@ set -u
 
 PLUGCHECK=${PLUGCHECK:-plugcheck}
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 1
-plugin=$root/bin/{{PLUGIN}}
+plugin=$root/bin/{{PLUGIN|sh}}
 failed=0
 
 if [ ! -x "$plugin" ]; then
@@ -28,9 +28,9 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-mkdir "$tmp/plugins" && cp "$plugin" "$tmp/plugins/{{PLUGIN}}" || exit 1
+mkdir "$tmp/plugins" && cp "$plugin" "$tmp/plugins/{{PLUGIN|dq}}" || exit 1
 "$PLUGCHECK" keygen --output "$tmp/keys" >/dev/null &&
-	"$PLUGCHECK" sign "$tmp/plugins/{{PLUGIN}}" --key "$tmp/keys/plugin-signing.key" >/dev/null &&
+	"$PLUGCHECK" sign "$tmp/plugins/{{PLUGIN|dq}}" --key "$tmp/keys/plugin-signing.key" >/dev/null &&
 	"$PLUGCHECK" trust "$tmp/keys/plugin-signing.pub" --trusted-keys "$tmp/trusted" >/dev/null ||
 	exit 1
 
@@ -38,10 +38,10 @@ mkdir "$tmp/plugins" && cp "$plugin" "$tmp/plugins/{{PLUGIN}}" || exit 1
 # the schema. --strict: a warning fails too.
 # shellcheck disable=SC2086 # PLUGCHECK_CHECK_ARGS is a list of words
 if [ -n "${PLUGCHECK_JUNIT:-}" ]; then
-	"$PLUGCHECK" check "$tmp/plugins/{{PLUGIN}}" --trusted-keys "$tmp/trusted" \
+	"$PLUGCHECK" check "$tmp/plugins/{{PLUGIN|dq}}" --trusted-keys "$tmp/trusted" \
 		--strict ${PLUGCHECK_CHECK_ARGS:-} --format junit --output "$PLUGCHECK_JUNIT" || failed=1
 else
-	"$PLUGCHECK" check "$tmp/plugins/{{PLUGIN}}" --trusted-keys "$tmp/trusted" \
+	"$PLUGCHECK" check "$tmp/plugins/{{PLUGIN|dq}}" --trusted-keys "$tmp/trusted" \
 		--strict ${PLUGCHECK_CHECK_ARGS:-} || failed=1
 fi
 
@@ -51,7 +51,7 @@ fi
 call() {
 	args=$1 want=$2
 	shift 2
-	out=$("$PLUGCHECK" fire call "$tmp/plugins/{{PLUGIN}}" --args "$args" \
+	out=$("$PLUGCHECK" fire call "$tmp/plugins/{{PLUGIN|dq}}" --args "$args" \
 		--workspace "$tmp" 2>/dev/null)
 	got=$?
 	if [ "$got" != "$want" ]; then
@@ -73,14 +73,14 @@ call '{"cmd":"echo","args":{"text":"hello world","upper":true,"repeat":2}}' 0 \
 	'HELLO WORLD'
 call "echo --text 'hello world' again" 0 'hello world again'
 call '{"cmd":"echo","args":{"text":"--not-a-flag","repeat":1e6}}' 1 \
-	'@{{PLUGIN}}: echo: --repeat must be 1 to 100'
+	'@{{PLUGIN|sq}}: echo: --repeat must be 1 to 100'
 call '{"cmd":"list","args":{"item":["first","second one"],"nothing":null}}' 0 \
 	'- first' '- second one'
 call 'list --item=a b' 0 '- a' '- b'
 call '{"text":"no cmd"}' 1 \
-	'@{{PLUGIN}}: one JSON argument without "cmd": call {"cmd":"echo","args":{"text":"..."}} or: echo --text "..."'
-call 'echo --text x --repeat' 1 '@{{PLUGIN}}: echo: --repeat needs a value'
-call 'frobnicate' 1 "@{{PLUGIN}}: unknown subcommand 'frobnicate'"
+	'@{{PLUGIN|sq}}: one JSON argument without "cmd": call {"cmd":"echo","args":{"text":"..."}} or: echo --text "..."'
+call 'echo --text x --repeat' 1 '@{{PLUGIN|sq}}: echo: --repeat needs a value'
+call 'frobnicate' 1 "@{{PLUGIN|dq}}: unknown subcommand 'frobnicate'"
 
 if [ "$failed" = 0 ]; then
 	echo "tests/run.sh: all passed"
