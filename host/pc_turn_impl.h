@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pc_buf.h"
 #include "pc_turn.h"
 
 /* One tool outcome (the host's tools::Outcome). */
@@ -114,6 +115,55 @@ struct pc_plugin **pc__turn_sorted(const struct pc_turn_opts *o, size_t *n);
  * implement `name` (out then holds the host's "unknown tool" text). */
 bool pc__turn_builtin(const struct pc_turn_opts *o, const char *name,
 		      const cJSON *args, struct pc__turn_outcome *out);
+
+/* ---- the file tools' shared parts (pc_turn_tools.c), used by the
+ * tools of pc_turn_files.c ---- */
+
+/* pc__turn_set - fill `oc` (takes `text`). */
+void pc__turn_set(struct pc__turn_outcome *oc, bool ok, char *text);
+/* pc__turn_resolve - a tool path: a relative one joins the workspace, an
+ * absolute one is kept; NULL for one with ".." (plugcheck never lets a
+ * built-in climb out of the workspace by "..", unlike the host under
+ * approval never). New string. */
+char *pc__turn_resolve(const struct pc_turn_opts *o, const char *in);
+/* pc__turn_any_cap - some enabled plugin of `o` declares `cap`. */
+bool pc__turn_any_cap(const struct pc_turn_opts *o, const char *cap);
+/* pc__turn_confined_rel - under --sandbox, `in` as a workspace-relative
+ * path ("." for the workspace), or NULL (*why says why) when it names
+ * something outside the workspace. New string. */
+char *pc__turn_confined_rel(const struct pc_turn_opts *o, const char *in,
+			    const char **why);
+/* pc__turn_read_ws - the workspace file `in` (resolved as `p`) into `b`
+ * (beneath the workspace without following a symlink under --sandbox).
+ * Returns 0 or a negative PC_E* code. */
+int pc__turn_read_ws(const struct pc_turn_opts *o, const char *in,
+		     const char *p, struct pc_buf *b);
+/* pc__turn_confined_write - write `text` to workspace file `in` under
+ * --sandbox (write_workspace needed, no symlink followed). NULL when it
+ * was written, else the failure text naming `tool` (new string). */
+char *pc__turn_confined_write(const struct pc_turn_opts *o, const char *in,
+			      const char *text, const char *tool);
+/* pc__turn_put - write `text` to `in` as write_file does (confined under
+ * --sandbox): NULL, or the failure text naming `tool` (new string). */
+char *pc__turn_put(const struct pc_turn_opts *o, const char *in,
+		   const char *text, const char *tool);
+/* pc__turn_edit - the edit tool: {path, edits:[{search, replace,
+ * replace_all}]}. */
+void pc__turn_edit(const struct pc_turn_opts *o, const cJSON *a,
+		   struct pc__turn_outcome *oc);
+
+/* The tools of pc_turn_files.c (tools.rs shapes and texts): patch
+ * {path, patch: unified diff}, rename {from, to}, bulk_write {files:
+ * [{path, content}]}, bulk_edit {edits: [{path, edits}]}. None of them
+ * fires pre_write (R4.6, R12.1.2): only pre_tool sees them. */
+void pc__turn_patch(const struct pc_turn_opts *o, const cJSON *a,
+		    struct pc__turn_outcome *oc);
+void pc__turn_rename(const struct pc_turn_opts *o, const cJSON *a,
+		     struct pc__turn_outcome *oc);
+void pc__turn_bulk_write(const struct pc_turn_opts *o, const cJSON *a,
+			 struct pc__turn_outcome *oc);
+void pc__turn_bulk_edit(const struct pc_turn_opts *o, const cJSON *a,
+			struct pc__turn_outcome *oc);
 
 /* pc__turn_is_destructive - the built-in approval class (policy.rs):
  * unknown names are destructive. */

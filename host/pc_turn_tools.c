@@ -29,11 +29,13 @@ static const struct {
 	bool destructive;
 	const char *required; /* the schema's one required key, or NULL */
 } builtins[] = {
-	{ "bash", true, "command" },   { "bulk", true, "calls" },
-	{ "edit", true, "path" },      { "finish", false, NULL },
-	{ "glob", false, "pattern" },  { "grep", false, "pattern" },
-	{ "list_dir", false, "path" }, { "read_file", false, "path" },
-	{ "subagent", true, NULL },    { "write_file", true, "path" },
+	{ "bash", true, "command" },	{ "bulk", true, "calls" },
+	{ "bulk_edit", true, "edits" }, { "bulk_write", true, "files" },
+	{ "edit", true, "path" },	{ "finish", false, NULL },
+	{ "glob", false, "pattern" },	{ "grep", false, "pattern" },
+	{ "list_dir", false, "path" },	{ "patch", true, "path" },
+	{ "read_file", false, "path" }, { "rename", true, "from" },
+	{ "subagent", true, NULL },	{ "write_file", true, "path" },
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -177,7 +179,7 @@ cJSON *pc_turn_tool_defs(const struct pc_turn_opts *o, struct pc_strvec *log)
 	return defs;
 }
 
-static void set(struct pc__turn_outcome *oc, bool ok, char *text)
+void pc__turn_set(struct pc__turn_outcome *oc, bool ok, char *text)
 {
 	oc->ok = ok;
 	oc->output = text;
@@ -200,7 +202,7 @@ static const char *str_arg(const cJSON *args, const char *key)
  * stay in the workspace without following a symlink a plugin planted
  * there (pc_fs_beneath_*), writing only with write_workspace. */
 
-static bool any_cap(const struct pc_turn_opts *o, const char *cap)
+bool pc__turn_any_cap(const struct pc_turn_opts *o, const char *cap)
 {
 	for (size_t i = 0; i < o->nplugins; i++) {
 		const struct pc_plugin *p = o->plugins[i];
@@ -212,11 +214,11 @@ static bool any_cap(const struct pc_turn_opts *o, const char *cap)
 	return false;
 }
 
-/* confined_rel - under the sandbox, `in` as a path relative to the
+/* pc__turn_confined_rel - under the sandbox, `in` as a path relative to the
  * workspace ("." for the workspace itself), or NULL (*why says why) when
  * it names something outside it. */
-static char *confined_rel(const struct pc_turn_opts *o, const char *in,
-			  const char **why)
+char *pc__turn_confined_rel(const struct pc_turn_opts *o, const char *in,
+			    const char **why)
 {
 	char *ws = pc_fs_absolute(o->host->workspace), *abs = NULL, *rel;
 	size_t n = strlen(ws);
@@ -235,8 +237,7 @@ static char *confined_rel(const struct pc_turn_opts *o, const char *in,
 	return rel;
 }
 
-/* resolve_ws: a relative path joins the workspace; ".." is refused. */
-static char *resolve(const struct pc_turn_opts *o, const char *in)
+char *pc__turn_resolve(const struct pc_turn_opts *o, const char *in)
 {
 	if (strstr(in, ".."))
 		return NULL;
@@ -263,7 +264,7 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
-	char *p = resolve(o, in);
+	char *p = pc__turn_resolve(o, in);
 	struct pc_buf b = PC_BUF_INIT(PC_MAX_IO_BYTES);
 	struct pc_err err = PC_ERR_INIT;
 
@@ -271,7 +272,7 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 
 	if (o->host->confine && p) {
 		const char *why;
-		char *rel = confined_rel(o, in, &why);
+		char *rel = pc__turn_confined_rel(o, in, &why);
 
 		rc = rel ? pc_fs_beneath_read(o->host->workspace, rel, &b, &err)
 			 : PC_EINVAL;
@@ -282,27 +283,27 @@ static void t_read(const struct pc_turn_opts *o, const cJSON *a,
 	en = rc == PC_ENOENT ? ENOENT : err.sys_errno;
 
 	if (rc < 0)
-		set(oc, false,
+		pc__turn_set(oc, false,
 		    pc_xasprintf("read_file \"%s\" failed: %s (os error %d)",
 				 in, strerror(en ? en : EINVAL), en));
 	else
-		set(oc, true, output_text(&b));
+		pc__turn_set(oc, true, output_text(&b));
 	pc_buf_release(&b);
 	free(p);
 }
 
-/* confined_write - write_file and edit under the sandbox: NULL when `text`
+/* pc__turn_confined_write - write_file and edit under the sandbox: NULL when `text`
  * was written to `in`, else the failure text (new string). */
-static char *confined_write(const struct pc_turn_opts *o, const char *in,
-			    const char *text, const char *tool)
+char *pc__turn_confined_write(const struct pc_turn_opts *o, const char *in,
+			      const char *text, const char *tool)
 {
 	struct pc_err err = PC_ERR_INIT;
 	const char *why;
-	char *rel = confined_rel(o, in, &why), *msg = NULL;
+	char *rel = pc__turn_confined_rel(o, in, &why), *msg = NULL;
 
-	if (rel && !any_cap(o, "write_workspace"))
+	if (rel && !pc__turn_any_cap(o, "write_workspace"))
 		why = "the capabilities do not include write_workspace (--sandbox)";
-	if (!rel || !any_cap(o, "write_workspace"))
+	if (!rel || !pc__turn_any_cap(o, "write_workspace"))
 		msg = pc_xasprintf("%s \"%s\" failed: the sandbox refused it: %s",
 				   tool, in, why);
 	else if (pc_fs_beneath_write(o->host->workspace, rel, text,
@@ -312,34 +313,37 @@ static char *confined_write(const struct pc_turn_opts *o, const char *in,
 	return msg;
 }
 
+char *pc__turn_put(const struct pc_turn_opts *o, const char *in,
+		   const char *text, const char *tool)
+{
+	char *p = pc__turn_resolve(o, in), *msg = NULL;
+	struct pc_err err = PC_ERR_INIT;
+
+	if (o->host->confine && p)
+		msg = pc__turn_confined_write(o, in, text, tool);
+	else if (!p || pc_fs_write(p, text, strlen(text), &err) < 0)
+		msg = pc_xasprintf("%s \"%s\" failed: %s", tool, in,
+				   p ? err.msg : "path escapes the workspace");
+	free(p);
+	return msg;
+}
+
 static void t_write(const struct pc_turn_opts *o, const cJSON *a,
 		    struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
 	const cJSON *c = pc_serde_get(a, "content");
-	char *p = resolve(o, in), *msg;
-	struct pc_err err = PC_ERR_INIT;
+	char *msg;
 
 	if (!cJSON_IsString(c))
-		set(oc, false,
-		    pc_xstrdup("missing required string argument 'content'"));
-	else if (o->host->confine && p &&
-		 (msg = confined_write(o, in, c->valuestring, "write_file")))
-		set(oc, false, msg);
-	else if (o->host->confine && p)
-		set(oc, true,
-		    pc_xasprintf("wrote %zu bytes to %s",
-				 strlen(c->valuestring), in));
-	else if (!p || pc_fs_write(p, c->valuestring, strlen(c->valuestring),
-				   &err) < 0)
-		set(oc, false,
-		    pc_xasprintf("write_file \"%s\" failed: %s", in,
-				 p ? err.msg : "path escapes the workspace"));
+		pc__turn_set(oc, false,
+			     pc_xstrdup("missing required string argument 'content'"));
+	else if ((msg = pc__turn_put(o, in, c->valuestring, "write_file")))
+		pc__turn_set(oc, false, msg);
 	else
-		set(oc, true,
-		    pc_xasprintf("wrote %zu bytes to %s",
-				 strlen(c->valuestring), in));
-	free(p);
+		pc__turn_set(oc, true,
+			     pc_xasprintf("wrote %zu bytes to %s",
+					  strlen(c->valuestring), in));
 }
 
 /* edit: each {search, replace} must match exactly once (replace_all
@@ -381,9 +385,9 @@ static char *apply_edits(const char *in, const cJSON *edits, char **text)
 	return NULL;
 }
 
-/* edit_read - the file an edit starts from (beneath the workspace under
+/* pc__turn_read_ws - the file an edit starts from (beneath the workspace under
  * the sandbox). */
-static int edit_read(const struct pc_turn_opts *o, const char *in,
+int pc__turn_read_ws(const struct pc_turn_opts *o, const char *in,
 		     const char *p, struct pc_buf *b)
 {
 	const char *why;
@@ -392,39 +396,39 @@ static int edit_read(const struct pc_turn_opts *o, const char *in,
 
 	if (!o->host->confine)
 		return pc_fs_read_capped(p, b, NULL);
-	rel = confined_rel(o, in, &why);
+	rel = pc__turn_confined_rel(o, in, &why);
 	rc = rel ? pc_fs_beneath_read(o->host->workspace, rel, b, NULL)
 		 : PC_EINVAL;
 	free(rel);
 	return rc;
 }
 
-static void t_edit(const struct pc_turn_opts *o, const cJSON *a,
+void pc__turn_edit(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
 	const cJSON *edits = pc_serde_get(a, "edits");
-	char *p = resolve(o, in), *text, *msg;
+	char *p = pc__turn_resolve(o, in), *text, *msg;
 	struct pc_buf b = PC_BUF_INIT(PC_MAX_IO_BYTES * 16);
 	struct pc_err err = PC_ERR_INIT;
 
 	if (cJSON_GetArraySize(edits) == 0) {
-		set(oc, false,
+		pc__turn_set(oc, false,
 		    pc_xstrdup("edit requires a non-empty 'edits' array"));
-	} else if (!p || edit_read(o, in, p, &b) < 0) {
-		set(oc, false, pc_xasprintf("edit: read \"%s\" failed", in));
+	} else if (!p || pc__turn_read_ws(o, in, p, &b) < 0) {
+		pc__turn_set(oc, false, pc_xasprintf("edit: read \"%s\" failed", in));
 	} else {
 		text = pc_buf_detach(&b, NULL);
 		msg = apply_edits(in, edits, &text);
 		if (!msg && o->host->confine)
-			msg = confined_write(o, in, text, "edit");
+			msg = pc__turn_confined_write(o, in, text, "edit");
 		else if (!msg && pc_fs_write(p, text, strlen(text), &err) < 0)
 			msg = pc_xasprintf("edit: write \"%s\" failed: %s", in,
 					   err.msg);
 		if (msg)
-			set(oc, false, msg);
+			pc__turn_set(oc, false, msg);
 		else
-			set(oc, true,
+			pc__turn_set(oc, true,
 			    pc_xasprintf("applied %d edit(s)",
 					 cJSON_GetArraySize(edits)));
 		free(text);
@@ -455,7 +459,7 @@ static DIR *open_list(const struct pc_turn_opts *o, const char *in,
 
 	if (!o->host->confine)
 		return p ? opendir(p) : NULL;
-	rel = confined_rel(o, in, &why);
+	rel = pc__turn_confined_rel(o, in, &why);
 	fd = rel ? pc_fs_beneath_open(o->host->workspace, rel,
 				      O_RDONLY | O_DIRECTORY, 0, 0, NULL)
 		 : -1;
@@ -489,14 +493,14 @@ static void t_list(const struct pc_turn_opts *o, const cJSON *a,
 		   struct pc__turn_outcome *oc)
 {
 	const char *in = str_arg(a, "path");
-	char *p = resolve(o, in);
+	char *p = pc__turn_resolve(o, in);
 	DIR *d = open_list(o, in, p);
 	struct pc_strvec names = PC_STRVEC_INIT;
 	struct pc_buf b = PC_BUF_INIT(PC_BUF_NOCAP);
 	struct dirent *de;
 
 	if (!d) {
-		set(oc, false,
+		pc__turn_set(oc, false,
 		    pc_xasprintf("list_dir \"%s\" failed: %s", in,
 				 strerror(errno)));
 		free(p);
@@ -512,7 +516,7 @@ static void t_list(const struct pc_turn_opts *o, const cJSON *a,
 	sort_vec(&names);
 	for (size_t i = 0; i < names.nr; i++)
 		pc_buf_addf(&b, "%s%s", i ? "\n" : "", names.v[i]);
-	set(oc, true, pc_buf_detach(&b, NULL));
+	pc__turn_set(oc, true, pc_buf_detach(&b, NULL));
 	pc_strvec_release(&names);
 	free(p);
 }
@@ -568,7 +572,7 @@ static void t_glob(const struct pc_turn_opts *o, const cJSON *a,
 	}
 	if (!hits)
 		pc_buf_adds(&b, "(no matches)");
-	set(oc, true, pc_buf_detach(&b, NULL));
+	pc__turn_set(oc, true, pc_buf_detach(&b, NULL));
 	pc_strvec_release(&files);
 }
 
@@ -612,7 +616,7 @@ static void t_grep(const struct pc_turn_opts *o, const cJSON *a,
 			  o->host->confine != NULL, &b, &hits);
 	if (!hits)
 		pc_buf_adds(&b, "(no matches)");
-	set(oc, true, pc_buf_detach(&b, NULL));
+	pc__turn_set(oc, true, pc_buf_detach(&b, NULL));
 	pc_strvec_release(&files);
 }
 
@@ -636,8 +640,8 @@ static int run_bash(const struct pc_turn_opts *o, struct pc_proc_opts *po,
 	sp.more_ro = dirs;
 	sp.home = pc_strvec_env_get(po->env.v, "HOME");
 	sp.tmpdir = pc_strvec_env_get(po->env.v, "TMPDIR");
-	sp.network = any_cap(o, "access_network");
-	sp.write_workspace = any_cap(o, "write_workspace");
+	sp.network = pc__turn_any_cap(o, "access_network");
+	sp.write_workspace = pc__turn_any_cap(o, "write_workspace");
 	rc = pc_confine_run(o->host->confine, &sp, po, pr, NULL, NULL);
 	free(dirs);
 	return rc;
@@ -664,7 +668,7 @@ static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 	pc_proc_sigs_catalyst(&sigs); /* the host's Command, as for plugins */
 	po.sigs = &sigs;
 	if (run_bash(o, &po, &pr) < 0) {
-		set(oc, false, pc_xstrdup("bash: could not start /bin/sh"));
+		pc__turn_set(oc, false, pc_xstrdup("bash: could not start /bin/sh"));
 		goto out;
 	}
 	pc_buf_add(&b, pr.out.data ? pr.out.data : "", pr.out.len);
@@ -678,12 +682,12 @@ static void t_bash(const struct pc_turn_opts *o, const cJSON *a,
 	if (pr.outcome == PC_PROC_TIMEOUT) {
 		char *s = output_text(&b);
 
-		set(oc, false,
+		pc__turn_set(oc, false,
 		    pc_xasprintf("bash timed out after %llds (killed)\n%s",
 				 (long long)(ms / 1000), s));
 		free(s);
 	} else {
-		set(oc,
+		pc__turn_set(oc,
 		    pr.has_status && pr.term_signal == 0 && pr.exit_code == 0,
 		    output_text(&b));
 	}
@@ -701,14 +705,21 @@ bool pc__turn_builtin(const struct pc_turn_opts *o, const char *name,
 		void (*fn)(const struct pc_turn_opts *, const cJSON *,
 			   struct pc__turn_outcome *);
 	} table[] = {
-		{ "bash", t_bash },	   { "edit", t_edit },
-		{ "glob", t_glob },	   { "grep", t_grep },
-		{ "list_dir", t_list },	   { "read_file", t_read },
+		{ "bash", t_bash },
+		{ "bulk_edit", pc__turn_bulk_edit },
+		{ "bulk_write", pc__turn_bulk_write },
+		{ "edit", pc__turn_edit },
+		{ "glob", t_glob },
+		{ "grep", t_grep },
+		{ "list_dir", t_list },
+		{ "patch", pc__turn_patch },
+		{ "read_file", t_read },
+		{ "rename", pc__turn_rename },
 		{ "write_file", t_write },
 	};
 
 	if (!strcmp(name, "finish")) {
-		set(oc, true, pc_xstrdup("__finish__"));
+		pc__turn_set(oc, true, pc_xstrdup("__finish__"));
 		return true;
 	}
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -716,6 +727,6 @@ bool pc__turn_builtin(const struct pc_turn_opts *o, const char *name,
 			table[i].fn(o, args, oc);
 			return true;
 		}
-	set(oc, false, pc_xasprintf("unknown tool: %s", name));
+	pc__turn_set(oc, false, pc_xasprintf("unknown tool: %s", name));
 	return false;
 }

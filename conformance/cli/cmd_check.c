@@ -28,6 +28,10 @@ static const struct pc_opt opts[] = {
 	{ .name = "repeat", .kind = PC_OPT_VALUE, .metavar = "N",
 	  .help = "latency firings per hook (default 5)", .min = 0,
 	  .max = 1000, .contracts = PC_C_CATALYST },
+	{ .name = "guard-budget", .kind = PC_OPT_VALUE, .metavar = "N",
+	  .help = "inputs the guard search tries per blocking pre hook\n"
+		  "(default 200; docs/guard.md)",
+	  .min = 1, .max = 100000, .contracts = PC_C_CATALYST },
 	{ .name = "jobs", .short_name = 'j', .kind = PC_OPT_VALUE,
 	  .metavar = "N",
 	  .help = "fire entry points in N worker processes (default 1;\n"
@@ -46,26 +50,32 @@ static void progress(void *ctx, const char *label)
 	fflush(stderr);
 }
 
-/* PATH/.plugcheck.yaml: `ignore` and `strict` (a malformed file is a
- * usage error naming its line). */
-static int load_config(const char *dir, struct pc_strvec *ignore,
-		       bool *strict)
+int pc_cli_load_config(const char *dir, struct pc_config *cfg)
 {
-	struct pc_config cfg = PC_CONFIG_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	char *path = pc_fs_join(dir, ".plugcheck.yaml");
-	int rc = pc_config_load(path, &cfg, &err);
+	int rc = pc_config_load(path, cfg, &err);
 
 	free(path);
 	if (rc) {
 		fprintf(stderr, "plugcheck: %s\n", err.msg);
-		pc_config_release(&cfg);
 		return PC_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < cfg.ignore.nr; i++)
-		pc_strvec_push(ignore, cfg.ignore.v[i]);
-	*strict = *strict || cfg.strict;
-	pc_config_release(&cfg);
+	return 0;
+}
+
+/* PATH/.plugcheck.yaml: `ignore`, `strict` and `guard_seeds` (a
+ * malformed file is a usage error naming its line). */
+static int load_config(const char *dir, struct pc_config *cfg,
+		       struct pc_strvec *ignore, bool *strict)
+{
+	int rc = pc_cli_load_config(dir, cfg);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < cfg->ignore.nr; i++)
+		pc_strvec_push(ignore, cfg->ignore.v[i]);
+	*strict = *strict || cfg->strict;
 	return 0;
 }
 
@@ -78,12 +88,13 @@ int pc_catalyst_check(const struct pc_args *a)
 	struct pc_report r = PC_REPORT_INIT;
 	struct pc_err err = PC_ERR_INIT;
 	struct pc_sandbox sb = PC_SANDBOX_INIT;
+	struct pc_config cfg = PC_CONFIG_INIT;
 	struct pc_cli_out out;
 	int rc;
 
 	so.strict = pc_args_flag(a, "strict");
 	pc_args_list(a, "ignore", &r.ignore);
-	if ((rc = load_config(path, &r.ignore, &so.strict)) ||
+	if ((rc = load_config(path, &cfg, &r.ignore, &so.strict)) ||
 	    (rc = pc_cli_out_open(a, &out)))
 		goto done;
 	if (pc_args_flag(a, "sandbox") && pc_sandbox_open(&sb, environ, &err)) {
@@ -99,6 +110,9 @@ int pc_catalyst_check(const struct pc_args *a)
 	so.menv = &env;
 	so.repeat = pc_args_uint(a, "repeat", 0);
 	so.jobs = pc_args_uint(a, "jobs", 1);
+	so.guard_commands = &cfg.guard_commands;
+	so.guard_paths = &cfg.guard_paths;
+	so.guard_budget = pc_args_uint(a, "guard-budget", 0);
 	so.stop = pc_cli_stop_flag();
 	if (isatty(2))
 		so.progress = progress;
@@ -124,6 +138,7 @@ int pc_catalyst_check(const struct pc_args *a)
 		      stderr);
 done:
 	pc_report_release(&r);
+	pc_config_release(&cfg);
 	pc_sandbox_release(&sb);
 	return rc;
 }
@@ -137,8 +152,10 @@ const struct pc_cmd pc_cmd_check = {
 		"check, fire every declared entry point through the reference host, run\n"
 		"the plugin's own scenarios (PATH/tests/*.plugcheck.yaml), and report\n"
 		"what the host will do to it and what will break. `plugcheck PATH` is\n"
-		"the same. PATH/.plugcheck.yaml may hold `ignore: [IDS]` and\n"
-		"`strict: true`; `plugcheck rules` lists every check id and\n"
+		"the same. Every blocking pre_bash, pre_write, pre_read and pre_tool hook\n"
+		"gets the guard search (`plugcheck guard`). PATH/.plugcheck.yaml may hold\n"
+		"`ignore: [IDS]`, `strict: true` and `guard_seeds: {commands: [...],\n"
+		"paths: [...]}`; `plugcheck rules` lists every check id and\n"
 		"`plugcheck explain ID` explains one. Each finding starts with its\n"
 		"place, FILE:LINE:COL, as compilers print it.\n",
 		"The ChatCLI conformance suite: everything lint does, plus the probes'\n"

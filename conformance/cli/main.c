@@ -18,6 +18,7 @@ const struct pc_cmd *const pc_cmds[] = {
 	&pc_cmd_check,
 	&pc_cmd_explain,
 	&pc_cmd_fire,
+	&pc_cmd_guard,
 	&pc_cmd_install_check,
 	&pc_cmd_keygen,
 	&pc_cmd_lint,

@@ -19,6 +19,13 @@ enum pc_format { PC_FMT_HUMAN, PC_FMT_JSON };
 int pc_cli_format(const char *s);
 struct pc_args;
 struct pc_report;
+struct pc_config;
+
+/* pc_cli_load_config - PATH/.plugcheck.yaml into `cfg` (PC_CONFIG_INIT;
+ * the caller releases it): 0, or 2 (usage) after printing the located
+ * error ("plugcheck: FILE:LINE:COL: ...") to stderr. A missing file is
+ * no error. */
+int pc_cli_load_config(const char *dir, struct pc_config *cfg);
 
 /* One report file (--output FILE, --html FILE): opened at the start and
  * held, rendered in memory, written whole at the end. */
@@ -126,7 +133,7 @@ int pc_cli_stdout_failed(int err);
  * (pc_pool.h) and return its exit code: the plugins it runs find the
  * worker as their parent, never the plugcheck process, so `kill -9
  * $PPID` or `kill -STOP $PPID` in a plugin can neither kill nor freeze
- * `fire` or `turn` (issue 21). What the body prints goes to the same
+ * `fire`, `turn` or `guard` (issue 21). What the body prints goes to the same
  * stdout and stderr; memory it changes stays in the worker. A stopped
  * worker is resumed (a note on stderr; a body's 0 becomes 1, as the real
  * host would have frozen there); a worker

@@ -150,6 +150,7 @@ extern const struct pc_cmd pc_cmd_add;
 extern const struct pc_cmd pc_cmd_check;
 extern const struct pc_cmd pc_cmd_explain;
 extern const struct pc_cmd pc_cmd_fire;
+extern const struct pc_cmd pc_cmd_guard;
 extern const struct pc_cmd pc_cmd_install_check;
 extern const struct pc_cmd pc_cmd_keygen;
 extern const struct pc_cmd pc_cmd_lint;

@@ -22,6 +22,7 @@
 #include "pc_manifest.h"
 
 struct pc_json_doc;
+struct pc_report;
 
 struct pc_lint {
 	struct pc_plugin *plugin;   /* NULL when the host rejects it */
@@ -68,10 +69,13 @@ bool pc_lint_token_script(const char *path, struct pc_loc *write);
 /* pc_lint_locate - give finding `f` (of a firing of the plugin `l`
  * loaded) the line and column of its entry point's declaration in
  * plugin.json, when its file is plugin.json, it has no line yet and its
- * `where` names an entry point: "hook NAME" (the hooks key), "tool NAME"
- * and "command NAME" (the first entry of that name, which the host
- * runs), "memory..." (memory_provider), "oauth..." (oauth). Findings
- * with a line of their own keep it. */
+ * `where` names an entry point: "hook NAME" or "hook NAME: DETAIL" (the
+ * hooks key), "tool NAME" and "command NAME" (the first entry of that
+ * name, which the host runs), "memory..." (memory_provider), "oauth..."
+ * (oauth). Findings with a line of their own keep it. */
 void pc_lint_locate(const struct pc_lint *l, struct pc_finding *f);
+/* pc_lint_locate_report - pc_lint_locate on every finding of `r` (check's
+ * firings, the guard search). */
+void pc_lint_locate_report(const struct pc_lint *l, struct pc_report *r);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "pc_lint_impl.h"
 #include "pc_locate.h"
+#include "pc_report.h"
 #include "pc_rust.h"
 #include "pc_serde.h"
 #include "pc_xalloc.h"
@@ -120,15 +121,33 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* The hook point of a where "hook POINT" or "hook POINT: DETAIL" (the
+ * guard search names its input after the point) into `buf`; NULL when
+ * it names no point. */
+static const char *hook_of(const char *w, char buf[32])
+{
+	size_t n;
+
+	if (!starts(w, "hook "))
+		return NULL;
+	w += 5;
+	n = strcspn(w, ":");
+	if (n >= 32 || (w[n] && w[n + 1] != ' '))
+		return NULL;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	return pc_hook_point_parse(buf) >= 0 ? buf : NULL;
+}
+
 void pc_lint_locate(const struct pc_lint *l, struct pc_finding *f)
 {
-	const char *w = f->where ? f->where : "";
-	char ix[24];
+	const char *w = f->where ? f->where : "", *point;
+	char ix[24], pt[32];
 
 	if (!l->plugin || !l->doc || f->line || strcmp(f->file, "plugin.json"))
 		return;
-	if (starts(w, "hook ") && pc_hook_point_parse(w + 5) >= 0)
-		pc__lint_at(l, f, true, "hooks", w + 5, NULL);
+	if ((point = hook_of(w, pt)))
+		pc__lint_at(l, f, true, "hooks", point, NULL);
 	else if (starts(w, "tool ") && tool_index(l->plugin, w + 5, ix))
 		pc__lint_at(l, f, false, "tools", ix, NULL);
 	else if (starts(w, "command ") && command_index(l, w + 8, ix))
@@ -137,4 +156,11 @@ void pc_lint_locate(const struct pc_lint *l, struct pc_finding *f)
 		pc__lint_at(l, f, true, "memory_provider", NULL);
 	else if (starts(w, "oauth") && l->plugin->oauth)
 		pc__lint_at(l, f, true, "oauth", NULL);
+}
+
+void pc_lint_locate_report(const struct pc_lint *l, struct pc_report *r)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		for (size_t k = 0; k < r->cases[i].findings.nr; k++)
+			pc_lint_locate(l, &r->cases[i].findings.v[k]);
 }

@@ -781,6 +781,7 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 	int64_t stop_at = 0;
 	bool any = false;
 	int subreaper = 0;
+	pid_t outer_pid;
 
 	p.jobs = o->jobs ? o->jobs : 1;
 	if (p.jobs > MAX_JOBS)
@@ -791,6 +792,10 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 		p.s[k] = (struct slot){ .fd = -1, .sfd = -1 };
 	p.u = pc_xcalloc(o->nunits + 1, sizeof(*p.u));
 	p.last_look = pc_time_now_ms();
+	/* a pool run inside a worker (`plugcheck guard -j N` in its
+	 * isolated worker) gives the outer pool's pid back at the end: the
+	 * worker's signal handler tells that pool's stop by it */
+	outer_pid = pool_pid;
 	pool_pid = getpid();
 	/* the workers must re-parent to init, not here; pc_proc's sweep in
 	 * this process relies on the caller's setting, so it is restored */
@@ -825,6 +830,7 @@ int pc_pool_run(const struct pc_pool_opts *o, struct pc_err *err)
 	free(p.u);
 	if (subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	pool_pid = outer_pid;
 	if (!any && o->nunits)
 		return pc_err_set(err, PC_EIO,
 				  "cannot start a worker process (fork or socketpair failed)");

@@ -467,6 +467,12 @@ char *pc_report_finding_path(const struct pc_report *r,
  * pc_report_finding_path; a new string, or NULL when `f` names no file. */
 char *pc_report_finding_place(const struct pc_report *r,
 			      const struct pc_finding *f);
+/* pc_report_human_finding - finding `f` of `r` as the human report prints
+ * it: "PLACE: severity ID [spec] where: message" and its "fix: ... (see
+ * `plugcheck explain ID`)" line (ANSI colours with `color`). For commands
+ * that print their own layout around findings (`plugcheck guard`). */
+void pc_report_human_finding(const struct pc_report *r,
+			     const struct pc_finding *f, FILE *out, bool color);
 
 /* pc_report_github_annotations - the GitHub Actions workflow command of
  * every unsuppressed finding of `r` (finished), one line each, in the

@@ -253,6 +253,14 @@ static void finding(const struct pc_report *r, const struct pc_finding *f,
 	fprintf(x->out, " (see `plugcheck explain %s`)\n", rule->id);
 }
 
+void pc_report_human_finding(const struct pc_report *r,
+			     const struct pc_finding *f, FILE *out, bool color)
+{
+	const struct ctx x = { out, color };
+
+	finding(r, f, &x);
+}
+
 static void findings(const struct pc_report *r, const struct ctx *x)
 {
 	size_t n;

@@ -8,6 +8,51 @@
  * test fails otherwise). A new rule needs an entry (test_rules checks). */
 #include "pc_rule.h"
 
+/* The plugin.json of the PC-GUARD pages: one pre_bash hook running
+ * hooks/SCRIPT with pass_args. */
+#define GUARD_MANIFEST(script) \
+	"== plugin.json ==\n" \
+	"{\n" \
+	"  \"name\": \"guard\",\n" \
+	"  \"version\": \"1.0.0\",\n" \
+	"  \"hooks\": { \"pre_bash\": { \"script\": \"hooks/" script "\", \"pass_args\": true } }\n" \
+	"}\n"
+
+/* The fixed plugin of every PC-GUARD page: an allowlist guard, which the
+ * guard search leaves clean (e2e_test_guard checks it). */
+#define GUARD_FIXED \
+	GUARD_MANIFEST("guard.py") \
+	"== hooks/guard.py ==\n" \
+	"#!/usr/bin/env python3\n" \
+	"# pre_bash: allow simple commands of known-safe programs, deny the rest\n" \
+	"import json, shlex, sys\n" \
+	"\n" \
+	"SAFE = {\"ls\", \"cat\", \"echo\", \"grep\", \"git\"}\n" \
+	"GIT_SAFE = {\"status\", \"log\", \"diff\", \"commit\", \"push\"}\n" \
+	"\n" \
+	"\n" \
+	"def why_not(cmd):\n" \
+	"    if any(c in cmd for c in \";&|<>()$`\\\\\\n\"):\n" \
+	"        return \"only simple commands (no operators, redirections or expansions)\"\n" \
+	"    try:\n" \
+	"        w = shlex.split(cmd)\n" \
+	"    except ValueError:\n" \
+	"        return None  # an unbalanced quote: bash refuses to run it too\n" \
+	"    if not w or w[0] not in SAFE:\n" \
+	"        return \"%r is not on the allowlist\" % (w[0] if w else \"\")\n" \
+	"    if w[0] == \"git\" and (len(w) < 2 or w[1] not in GIT_SAFE):\n" \
+	"        return \"only git status, log, diff, commit and push\"\n" \
+	"    if w[0] == \"git\" and w[1] == \"push\" and any(\n" \
+	"            a.startswith(\"+\") or (a.startswith(\"--f\") and not a.startswith(\"--force-with-lease\"))\n" \
+	"            or (a[:1] == \"-\" and a[1:2] != \"-\" and \"f\" in a) for a in w[2:]):\n" \
+	"        return \"no force push\"\n" \
+	"    return None\n" \
+	"\n" \
+	"\n" \
+	"ctx = json.load(sys.stdin)\n" \
+	"reason = why_not(ctx.get(\"args\", {}).get(\"command\", \"\"))\n" \
+	"print(json.dumps({\"allow\": reason is None, \"reason\": reason or \"\"}))\n"
+
 /* Sorted by id, one entry per rule of pc_rules[]. */
 const struct pc_rule_doc pc_rule_docs[] = {
 	{ "PC-CAP-001",
@@ -622,6 +667,58 @@ const struct pc_rule_doc pc_rule_docs[] = {
 	  "cat >/dev/null\n"
 	  "here=$(dirname \"$0\")\n"
 	  "if grep -q rm \"$here/../rules.txt\"; then echo '{\"allow\": false, \"reason\": \"blocked\"}'; else echo '{\"allow\": true}'; fi\n" },
+	{ "PC-GUARD-001",
+	  "pre_bash, pre_write, pre_read and pre_tool are blocking hooks: an answer of {\"allow\": false, \"reason\": ...} refuses the call, and the model reads \"tool call 'bash' denied by plugin 'P' hook 'pre_bash': REASON\" instead of a result (R4.2, R4.8). With \"pass_args\": true the hook gets the tool's arguments in args - the command, or the path - and without it none at all (R4.5). plugcheck fires a corpus of commonly guarded actions at each such hook, shaped as the host sends them (rm -rf /, git push --force, chmod -R 777 /, writes to .env and ~/.ssh/authorized_keys, reads of ~/.ssh/id_rsa, ...). A hook that allows every one of them guards nothing: fine for a hook that only observes, a gap for one meant to block.",
+	  GUARD_MANIFEST("guard.sh")
+	  "== hooks/guard.sh ==\n"
+	  "#!/bin/sh\n"
+	  "# pre_bash: log each command (the guard is still to be written)\n"
+	  "cat >> \"$HOME/commands.log\"\n"
+	  "echo '{\"allow\": true}'\n",
+	  GUARD_FIXED },
+	{ "PC-GUARD-002",
+	  "The host sends a blocking hook {args, hook, session_id, timestamp, tool, workspace}: the tool's lower-case name in tool (\"bash\", \"write_file\", \"edit\", \"read_file\", ...) and its arguments in args, and args only when the hook has \"pass_args\": true (R4.5, R4.6). Guards written for another harness read tool_input or tool_name, wait for \"Bash\" or \"Write\", or read args from a manifest without pass_args: they find nothing, and allow every call. plugcheck finds such a read in the script's text when the hook allowed every dangerous seed, and points at its line.",
+	  GUARD_MANIFEST("guard.py")
+	  "== hooks/guard.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import json, sys\n"
+	  "ctx = json.load(sys.stdin)\n"
+	  "cmd = ctx.get(\"tool_input\", {}).get(\"command\", \"\")  # another harness's field\n"
+	  "print(json.dumps({\"allow\": \"rm -rf\" not in cmd, \"reason\": \"no rm -rf\"}))\n",
+	  GUARD_FIXED },
+	{ "PC-GUARD-003",
+	  "A blocking hook that fails - exits non-zero or by a signal, times out, prints nothing or something that is not JSON - denies the call with the failure as its reason, e.g. \"hook 'pre_bash' exited with exit status: 1: ...\" (R4.3, R4.4). So a guard that \"denies\" by exiting 1, or crashes on the input it means to refuse, seems to work, but the denial is not a decision: the model gets an error instead of a reason, the same crash on an ordinary command (an unbalanced quote such as echo don't panic) blocks ordinary work, and fixing the crash turns the deny into an allow. plugcheck names every input a hook denied by failing.",
+	  GUARD_MANIFEST("guard.sh")
+	  "== hooks/guard.sh ==\n"
+	  "#!/bin/sh\n"
+	  "ctx=$(cat)\n"
+	  "case \"$ctx\" in\n"
+	  "  *'rm -rf'*) echo \"refusing rm -rf\" >&2; exit 1 ;;\n"
+	  "esac\n"
+	  "echo '{\"allow\": true}'\n",
+	  GUARD_FIXED },
+	{ "PC-GUARD-004",
+	  "The host hands a pre hook the call's arguments as the model wrote them (R4.6); bash and the programs then decide what they mean. One action has many spellings: options split, bundled, reordered or long (rm -r -f /, rm --recursive --force /), quotes bash removes ('rm', r''m), wrappers (bash -c '...', env, command), chains (true && ...), other names for the target (//, $HOME for ~, the workspace's path). And each specific hook sees only some tools: pre_write fires for write_file and edit, never for patch, bulk_write, bulk_edit, rename or a shell redirection; pre_tool sees every call (R4.6, R4.8, R12.1.2). plugcheck rewrites every input the guard denies into such equivalents (its test suite proves each family equivalent by running seed and rewrite through bash in a sandbox) and reports each one that every hook on its path allows, with the exact input; a tool bypass of a workspace file is shown by a scripted turn that writes the file.",
+	  GUARD_MANIFEST("guard.py")
+	  "== hooks/guard.py ==\n"
+	  "#!/usr/bin/env python3\n"
+	  "import json, sys\n"
+	  "ctx = json.load(sys.stdin)\n"
+	  "cmd = ctx.get(\"args\", {}).get(\"command\", \"\")\n"
+	  "bad = cmd.startswith(\"rm -rf /\") or cmd.startswith(\"git push --force \")\n"
+	  "print(json.dumps({\"allow\": not bad, \"reason\": \"destructive command\" if bad else \"\"}))\n",
+	  GUARD_FIXED },
+	{ "PC-GUARD-005",
+	  "A deny refuses the call outright (R4.2, R4.8): the model cannot run the command and is told only the reason. A guard that matches text instead of the action also refuses commands that merely mention it - echo \"rm -rf /\", grep -r 'rm -rf' docs -, safer forms such as git push --force-with-lease, or files named like a secret (.env.example). plugcheck fires such benign look-alikes beside the dangerous seeds and notes each one the guard denies.",
+	  GUARD_MANIFEST("guard.sh")
+	  "== hooks/guard.sh ==\n"
+	  "#!/bin/sh\n"
+	  "ctx=$(cat)\n"
+	  "case \"$ctx\" in\n"
+	  "  *rm*-rf*) echo '{\"allow\": false, \"reason\": \"no rm -rf\"}' ;;\n"
+	  "  *) echo '{\"allow\": true}' ;;\n"
+	  "esac\n",
+	  GUARD_FIXED },
 	{ "PC-HOOK-001",
 	  "Hook keys must be one of the 18 hook points (R4.1). The host does not reject an unknown key: it logs \"[plugins] unknown hook point 'X' in plugin 'P'; skipping\", drops that entry and loads the rest (R1.12) - so a misspelt point silently never fires. The key still counts for capability inference (R3.2).",
 	  "== plugin.json ==\n"

@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <yaml.h>
 
 #include "pc_finding.h"
+#include "pc_xalloc.h"
 
 struct reader {
 	yaml_parser_t p;
@@ -62,9 +64,71 @@ static int read_ignore(struct reader *r, struct pc_config *c)
 	}
 }
 
+/* A list of non-empty strings into `out`. */
+static int read_strings(struct reader *r, const char *what,
+			struct pc_strvec *out)
+{
+	char *msg;
+	int rc;
+
+	if ((rc = next(r)))
+		return rc;
+	if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
+		msg = pc_xasprintf("'%s' must be a list of strings", what);
+		rc = fail(r, msg);
+		free(msg);
+		return rc;
+	}
+	for (;;) {
+		if ((rc = next(r)))
+			return rc;
+		if (r->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (r->ev.type != YAML_SCALAR_EVENT || !*scalar(r)) {
+			msg = pc_xasprintf("'%s' entries must be non-empty strings", what);
+			rc = fail(r, msg);
+			free(msg);
+			return rc;
+		}
+		pc_strvec_push(out, scalar(r));
+	}
+}
+
+/* guard_seeds: { commands: [...], paths: [...] } */
+static int read_seeds(struct reader *r, struct pc_config *c)
+{
+	bool seen[2] = { false, false };
+	int rc;
+
+	if ((rc = next(r)))
+		return rc;
+	if (r->ev.type != YAML_MAPPING_START_EVENT)
+		return fail(r, "'guard_seeds' must be a mapping with 'commands' and/or 'paths'");
+	for (;;) {
+		int k;
+
+		if ((rc = next(r)))
+			return rc;
+		if (r->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		k = r->ev.type != YAML_SCALAR_EVENT		? -1
+		    : !strcmp(scalar(r), "commands")		? 0
+		    : !strcmp(scalar(r), "paths")		? 1
+								: -1;
+		if (k < 0)
+			return fail(r, "unknown key in 'guard_seeds' (expected 'commands' or 'paths')");
+		if (seen[k])
+			return fail(r, "given twice in 'guard_seeds' (merge the lists into one)");
+		seen[k] = true;
+		if ((rc = read_strings(r, k ? "guard_seeds.paths" : "guard_seeds.commands",
+				       k ? &c->guard_paths : &c->guard_commands)))
+			return rc;
+	}
+}
+
 static int read_map(struct reader *r, struct pc_config *c)
 {
-	bool seen_ignore = false, seen_strict = false;
+	bool seen_ignore = false, seen_strict = false, seen_seeds = false;
 	int rc;
 
 	for (;;) {
@@ -73,7 +137,7 @@ static int read_map(struct reader *r, struct pc_config *c)
 		if (r->ev.type == YAML_MAPPING_END_EVENT)
 			return 0;
 		if (r->ev.type != YAML_SCALAR_EVENT)
-			return fail(r, "expected a key ('ignore' or 'strict')");
+			return fail(r, "expected a key ('ignore', 'strict' or 'guard_seeds')");
 		if (!strcmp(scalar(r), "ignore")) {
 			if (seen_ignore)
 				return fail(r, "'ignore' given twice (merge the lists into one)");
@@ -91,8 +155,13 @@ static int read_map(struct reader *r, struct pc_config *c)
 			    (strcmp(scalar(r), "true") && strcmp(scalar(r), "false")))
 				return fail(r, "'strict' must be true or false (unquoted)");
 			c->strict = !strcmp(scalar(r), "true");
+		} else if (!strcmp(scalar(r), "guard_seeds")) {
+			if (seen_seeds)
+				return fail(r, "'guard_seeds' given twice (merge them into one)");
+			seen_seeds = true;
+			rc = read_seeds(r, c);
 		} else {
-			return fail(r, "unknown key (expected 'ignore' or 'strict')");
+			return fail(r, "unknown key (expected 'ignore', 'strict' or 'guard_seeds')");
 		}
 		if (rc)
 			return rc;
@@ -114,7 +183,7 @@ static int parse(struct reader *r, struct pc_config *c)
 	if (r->ev.type == YAML_SCALAR_EVENT && !*scalar(r))
 		return 0;
 	if (r->ev.type != YAML_MAPPING_START_EVENT)
-		return fail(r, "expected a mapping with 'ignore' and/or 'strict'");
+		return fail(r, "expected a mapping with 'ignore', 'strict' and/or 'guard_seeds'");
 	return read_map(r, c);
 }
 
@@ -144,4 +213,6 @@ int pc_config_load(const char *path, struct pc_config *c, struct pc_err *err)
 void pc_config_release(struct pc_config *c)
 {
 	pc_strvec_release(&c->ignore);
+	pc_strvec_release(&c->guard_commands);
+	pc_strvec_release(&c->guard_paths);
 }

@@ -509,9 +509,7 @@ static int suite(const struct pc_suite_opts *o, struct pc_report *r,
 	if (fire && l.plugin && !pc__suite_stopped(&s))
 		pc__suite_units(&s, o->jobs);
 	/* a firing's finding points at its entry point in plugin.json */
-	for (size_t i = 0; i < r->ncases; i++)
-		for (size_t k = 0; k < r->cases[i].findings.nr; k++)
-			pc_lint_locate(&l, &r->cases[i].findings.v[k]);
+	pc_lint_locate_report(&l, r);
 	if (fire)
 		r->duration_s = (double)(pc_time_now_ms() - t0) / 1000.0;
 	pc_lint_release(&l);

@@ -11,6 +11,9 @@
  *      commands, the memory round trip, each OAuth action);
  *   4. robustness probes (inputs near the 1 MiB cap, non-ASCII input in
  *      the host's C locale, repeated firings for latency, leftovers);
+ *   5. the guard search of every blocking pre_bash, pre_write, pre_read
+ *      and pre_tool hook (pc_guard.h): does it deny the dangerous seeds,
+ *      and which rewrites of them get through;
  * and records findings (stable ids, see `plugcheck rules`) and one report
  * case per check and per firing.
  *
@@ -66,6 +69,12 @@ struct pc_suite_opts {
 	 * plugin's capabilities, and what a script tries beyond them is
 	 * reported (PC-SBX-*; plugcheck check --sandbox). Borrowed. */
 	const struct pc_sandbox *sandbox;
+	/* the guard search of every blocking pre hook (pc_guard.h): the
+	 * plugin's .plugcheck.yaml guard_seeds (may be NULL) and the budget
+	 * of inputs per point (0: PC_GUARD_BUDGET) */
+	const struct pc_strvec *guard_commands;
+	const struct pc_strvec *guard_paths;
+	unsigned guard_budget;
 };
 
 /* pc_suite_static - what `plugcheck lint` reports: the loads and the

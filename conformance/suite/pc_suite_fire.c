@@ -4,6 +4,7 @@
 
 #include "pc_buf.h"
 #include "pc_fire.h"
+#include "pc_guard.h"
 #include "pc_schema.h"
 #include "pc_serde.h"
 #include "pc_suite_impl.h"
@@ -238,13 +239,32 @@ static void probes(struct pc__suite *s, const struct pc_fire_point *pt)
 	free(big);
 }
 
+/* Why the guard search would only multiply what the ordinary call `f`
+ * already showed (its cases say it), or NULL: it left processes (each
+ * input would start them again), or it took over half its timeout (each
+ * input would take as long, and a timeout denies by accident). New
+ * string. */
+static char *guard_skip(const struct pc_fire *f, const struct pc_hook_cfg *h)
+{
+	if (f->x.proc.leftover_processes > 0 || f->x.proc.exited_before_eof)
+		return pc_xasprintf(
+			"not searched: the ordinary call left %d process(es) running (see the hook's cases); every input of the search would start them again",
+			f->x.proc.leftover_processes);
+	if ((uint64_t)f->x.proc.wall_ms * 2 > h->timeout_ms)
+		return pc_xasprintf(
+			"not searched: the ordinary call took %lld ms, over half the %llu ms timeout; every input would take as long (plugcheck guard searches it on demand)",
+			(long long)f->x.proc.wall_ms,
+			(unsigned long long)h->timeout_ms);
+	return NULL;
+}
+
 void pc__suite_hook(struct pc__suite *s, int i)
 {
 	const struct pc_hook_cfg *h = &s->p->hooks[i];
 	const char *n = pc_hook_point_name((enum pc_hook_point)i);
 	struct pc_fire_point pt = PC_FIRE_POINT_INIT;
 	struct pc_fire f = PC_FIRE_INIT;
-	char *where;
+	char *where, *guard_why;
 	size_t c;
 	bool ok;
 
@@ -255,6 +275,7 @@ void pc__suite_hook(struct pc__suite *s, int i)
 	c = fire_hook(s, &pt, "realistic input", pc_fire_default_args(i),
 		      false, &f);
 	ok = f.hook.outcome == PC_OUT_OK;
+	guard_why = guard_skip(&f, h);
 	/* R5.4: a hook that fails in the workspace (it exits 1 without the
 	 * ./rules.json it reads) is judged there too, not only one whose
 	 * answer differs; the latency of a failing hook is not measured */
@@ -276,6 +297,19 @@ void pc__suite_hook(struct pc__suite *s, int i)
 			pc__suite_tool_hooks(s, &pt);
 	}
 	pc_fire_point_release(&pt);
+	/* the guard search last, in this unit: a hook that fails or hangs
+	 * on the realistic input is not searched (and not fired twice in
+	 * parallel by two units) */
+	if (ok && pc_guard_is_point(i) && !pc__suite_stopped(s)) {
+		char *cls = pc_xasprintf("plugcheck.guard.%s", n);
+
+		if (guard_why)
+			pc__suite_skip(s, cls, "search", guard_why);
+		else
+			pc__suite_guard(s, i);
+		free(cls);
+	}
+	free(guard_why);
 }
 
 /* One firing of tool `pt` with `args` as case `label`; true when the

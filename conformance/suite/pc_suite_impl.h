@@ -207,6 +207,11 @@ void pc__suite_command(struct pc__suite *s, size_t i);
 void pc__suite_commands_skipped(struct pc__suite *s);
 void pc__suite_memory(struct pc__suite *s);
 void pc__suite_oauth(struct pc__suite *s);
+/* pc__suite_guard - the guard search of hook point `i` (pc_guard.h) as
+ * cases of class plugcheck.guard.<point>: the last part of the unit of a
+ * blocking pre_bash, pre_write, pre_read or pre_tool hook whose realistic
+ * input got an answer. */
+void pc__suite_guard(struct pc__suite *s, int i);
 
 /* pc__suite_units - every unit, in `jobs` worker processes (pc_pool.h),
  * merged in order into s->r. What a plugin does to its worker (kills or

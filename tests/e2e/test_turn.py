@@ -252,8 +252,8 @@ def events(d, *types):
 
 
 PART = "\n\n## Plugin-injected context\n\n# Plugin: a (v1.0)\nAlways answer in French."
-BUILTINS = ["bash", "bulk", "edit", "finish", "glob", "grep", "list_dir", "read_file", "subagent",
-            "write_file"]
+BUILTINS = ["bash", "bulk", "bulk_edit", "bulk_write", "edit", "finish", "glob", "grep", "list_dir",
+            "patch", "read_file", "rename", "subagent", "write_file"]
 STALE_OFF = ("plugin 'a' is disabled, but the system prompt of this conversation still carries "
              "its system_prompt: the host rebuilds the prompt only for a new conversation, a "
              "plugin reload, a trust decision or a memory change, not when a plugin is disabled (R10.3)")
@@ -270,8 +270,8 @@ def test_disable_between_turns(ctx):
     eq(code, 0)
     eq(d["hooks"], ["session_start a", "turn_start a", "pre_tool a grep", "post_tool a grep",
                     "turn_end a", "session_stop a"], "turn two and shutdown fire nothing")
-    eq(tool_names(d, 0), ["bash", "bulk", "edit", "finish", "list_dir", "read_file",
-                          "subagent", "write_file", "note", "grep"])
+    eq(tool_names(d, 0), ["bash", "bulk", "bulk_edit", "bulk_write", "edit", "finish", "list_dir",
+                          "patch", "read_file", "rename", "subagent", "write_file", "note", "grep"])
     eq(tool_names(d, 2), BUILTINS, "the built-in grep and glob are back, note is gone")
     eq(results(d), ["from plugin", "(no matches)"], "the override, then the built-in grep")
     eq(sys_prompt(d, 0).endswith(PART), True)

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "pc_buf.h"
 #include "pc_fs.h"
 #include "pc_manifest.h"
 #include "pc_serde.h"
@@ -638,6 +639,61 @@ static void vision_fallback_and_notice(void **state)
 			    "mock-model");
 }
 
+/* --- the writers pre_write never sees (R4.6, R12.1.2; tools.rs) ---- */
+
+/* patch, rename, bulk_write and bulk_edit write for real with the host's
+ * argument shapes and texts; only pre_tool sees them, so a pre_write that
+ * denies everything does not stop one (issue 16). */
+static void writers_without_pre_write(void **state)
+{
+	struct fx *f = *state;
+	char *a = pc_fs_join(f->ws, "a.txt"), *b = pc_fs_join(f->ws, "b.txt");
+	char *moved = pc_fs_join(f->ws, "d/m.txt");
+	struct pc_buf got = PC_BUF_INIT(1 << 16);
+	static const char *const want[] = {
+		"applied patch to a.txt (8 -> 8 bytes)",
+		"patch failed: removal mismatch at line 1: \"nope\" not found",
+		"patch failed: zero-count hunk insertion position 9 is past end of file (2)",
+		"applied patch to n.txt (0 -> 7 bytes)",
+		"[0] b.txt: wrote 1 bytes to b.txt\n[1] error: missing 'path'\n[2] c: error: 'content' must be a string",
+		"### [0] a.txt\napplied 1 edit(s)\n\n### [1] zz\nerror: missing 'edits' array",
+		"renamed b.txt \xe2\x86\x92 d/m.txt",
+		"rename \"gone\" failed: source does not exist",
+		"patch requires 'path' and 'patch'",
+	};
+
+	add(f, "p", NULL, 2, "pre_write", "{\"allow\":false}", "pre_tool",
+	    "{\"allow\":true}");
+	write_file(a, "one\ntwo\n", 8, 0644);
+	reply(f, "{\"role\":\"assistant\",\"tool_calls\":["
+		 "{\"id\":\"1\",\"type\":\"function\",\"function\":{\"name\":\"patch\",\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\",\\\"patch\\\":\\\"@@ -1,2 +1,2 @@\\\\n-one\\\\n+ONE\\\\n two\\\\n\\\"}\"}},"
+		 "{\"id\":\"2\",\"type\":\"function\",\"function\":{\"name\":\"patch\",\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\",\\\"patch\\\":\\\"@@ -1 +1 @@\\\\n-nope\\\\n+x\\\\n\\\"}\"}},"
+		 "{\"id\":\"3\",\"type\":\"function\",\"function\":{\"name\":\"patch\",\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\",\\\"patch\\\":\\\"@@ -9,0 +9 @@\\\\n+x\\\\n\\\"}\"}},"
+		 "{\"id\":\"4\",\"type\":\"function\",\"function\":{\"name\":\"patch\",\"arguments\":\"{\\\"path\\\":\\\"n.txt\\\",\\\"patch\\\":\\\"@@ -0,0 +1,2 @@\\\\n+one\\\\n+two\\\"}\"}},"
+		 "{\"id\":\"5\",\"type\":\"function\",\"function\":{\"name\":\"bulk_write\",\"arguments\":\"{\\\"files\\\":[{\\\"path\\\":\\\"b.txt\\\",\\\"content\\\":\\\"B\\\"},{\\\"content\\\":\\\"x\\\"},{\\\"path\\\":\\\"c\\\",\\\"content\\\":1}]}\"}},"
+		 "{\"id\":\"6\",\"type\":\"function\",\"function\":{\"name\":\"bulk_edit\",\"arguments\":\"{\\\"edits\\\":[{\\\"path\\\":\\\"a.txt\\\",\\\"edits\\\":[{\\\"search\\\":\\\"ONE\\\",\\\"replace\\\":\\\"1\\\"}]},{\\\"path\\\":\\\"zz\\\"}]}\"}},"
+		 "{\"id\":\"7\",\"type\":\"function\",\"function\":{\"name\":\"rename\",\"arguments\":\"{\\\"from\\\":\\\"b.txt\\\",\\\"to\\\":\\\"d/m.txt\\\"}\"}},"
+		 "{\"id\":\"8\",\"type\":\"function\",\"function\":{\"name\":\"rename\",\"arguments\":\"{\\\"from\\\":\\\"gone\\\",\\\"to\\\":\\\"x\\\"}\"}},"
+		 "{\"id\":\"9\",\"type\":\"function\",\"function\":{\"name\":\"patch\",\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\"}\"}}]}");
+	run(f, "write");
+	for (int i = 0; i < 9; i++)
+		assert_string_equal(
+			pc_serde_get(nth(f, "tool_result", i), "output")->valuestring,
+			want[i]);
+	/* 9 calls, 9 pre_tool firings, never pre_write */
+	assert_int_equal(count(f, "hook"), 9);
+	assert_int_equal(pc_fs_read_capped(a, &got, NULL), 0);
+	assert_string_equal(pc_buf_cstr(&got), "1\ntwo\n");
+	pc_buf_reset(&got);
+	assert_int_equal(pc_fs_read_capped(moved, &got, NULL), 0);
+	assert_string_equal(pc_buf_cstr(&got), "B");
+	assert_false(pc_fs_is_file(b));
+	pc_buf_release(&got);
+	free(a);
+	free(b);
+	free(moved);
+}
+
 /* --- the subagent tool (subagent.rs; R2.18, R4.6) ---------------------- */
 
 /* A reply calling `name` with the JSON text `args`. */
@@ -940,6 +996,7 @@ int main(void)
 		FX(post_hooks_compose_and_surface_failures),
 		FX(override_claims_the_name),
 		FX(vision_fallback_and_notice),
+		FX(writers_without_pre_write),
 		FX(subagent_pre_tool_deny),
 		FX(subagent_pre_tool_modify),
 		FX(subagent_hooks_fire_in_the_child),
