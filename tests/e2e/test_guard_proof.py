@@ -178,6 +178,8 @@ def turn_in_sandbox(ctx, ws, tool, args, plugin_dir):
     a = ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
          "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
          "--ro-bind", script, script, "--ro-bind", plugin_dir, plugin_dir,
+         # the binary again: a checkout under /tmp is under the tmpfs
+         "--ro-bind", ctx.plugcheck, ctx.plugcheck,
          "--bind", ws, ws, "--chdir", ws,
          ctx.plugcheck, "turn", script, plugin_dir, "--workspace", ws, "--format", "json"]
     p = subprocess.run(a, capture_output=True, text=True, timeout=120, env=ENV)
