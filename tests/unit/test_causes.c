@@ -4,7 +4,7 @@
  *   - PC-OAUTH-011 (pc_lint_oauth.c): a token script's in-place rotation;
  *   - pc_fire_burst: exchanges that really run at once (R8.8);
  *   - the ChatCLI facts (conformance/chatcli/pc_chatcli_causes.c): stderr
- *     lines in what the model gets (X7, O1 windows at N-1, N, N+1),
+ *     lines in what the model receives (X7, O1 windows at N-1, N, N+1),
  *     secret-shaped names, canaries, redaction (X3), unbounded string
  *     parameters and the kernel's limits (E2BIG at MAX_ARG_STRLEN - 1, N,
  *     N + 1 through the real host's exec);
