@@ -144,6 +144,9 @@ struct pc_cause_file {
 size_t pc_cause_relative_files(const char *s, size_t n, const char *dir,
 			       const char *self, struct pc_cause_file *out,
 			       size_t max);
+/* pc_cause_files_release - free the strings of the first `n` entries of
+ * `f` (filled by pc_cause_relative_files); the array itself is the
+ * caller's. */
 void pc_cause_files_release(struct pc_cause_file *f, size_t n);
 
 /* ---- what plugin.json says (R2.2) ---- */

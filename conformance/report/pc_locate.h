@@ -74,6 +74,7 @@ struct pc_loc pc_json_doc_near(const struct pc_json_doc *d,
 /* pc_json_doc_line_col - the line and column of byte `off` (lines end at
  * '\n'), by binary search over the indexed line starts. */
 struct pc_loc pc_json_doc_line_col(const struct pc_json_doc *d, size_t off);
+/* pc_json_doc_free - free `d` (made by pc_json_doc_new; NULL is a no-op). */
 void pc_json_doc_free(struct pc_json_doc *d);
 
 /* pc_text_find_line - the first line of `text` (`n` bytes) containing
