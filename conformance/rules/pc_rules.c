@@ -214,7 +214,7 @@ const struct pc_rule pc_rules[] = {
 	  "resolve files from the script's own path (e.g. $(dirname \"$0\")/rules.json, os.path.dirname(__file__)): the host does not set the working directory; scripts inherit the core's, which is wherever the user started it",
 	  "R5.4" },
 	{ "PC-GUARD-001", PC_SEV_NOTE, "blocking hook allows every dangerous seed",
-	  "if it is meant to guard, make it deny what it must (`plugcheck guard POINT PATH` shows the verdict on each seed; give it \"pass_args\": true to see the command or path); a hook that only observes can ignore this note",
+	  "if it is meant to guard, make it deny what it must (`plugcheck guard POINT PATH` shows the verdict on each seed; give it \"pass_args\": true to see the command or path, and the \"receive_tool_arguments\" capability that pass_args requires, R3.2); a hook that only observes can ignore this note",
 	  "R4.2, R4.5" },
 	{ "PC-GUARD-002", PC_SEV_ERROR, "the guard cannot see what it checks",
 	  "read the host's input: the tool's name in `tool` (\"bash\", \"write_file\", \"edit\", \"read_file\") and its arguments in `args`, which the host sends only with \"pass_args\": true - not another harness's tool_input, tool_name or \"Bash\"",
